@@ -1,0 +1,21 @@
+//! The inventory model every provider produces and the engine reads.
+//!
+//! An [`Inventory`] is a set of [`Resource`]s, each a tree of [`Value`]s whose object keys
+//! are interned [`Sym`]s, plus the list of [`CollectionError`]s a provider met. Associations
+//! are [`Value::Ref`]s resolved to resource indexes once, when the inventory is finished, so
+//! following one is O(1). The JSON form is the contract in `shared/design/inventory.md`.
+//! [`schema`] holds the resource schemas providers declare.
+#![forbid(unsafe_code)]
+
+mod intern;
+mod inventory;
+mod json;
+pub mod schema;
+mod value;
+
+pub use intern::{Interner, Sym};
+pub use inventory::{
+    CollectionError, DuplicateResource, Inventory, InventoryBuilder, Resource, ResourceIdx, Source,
+};
+pub use json::{LoadError, LoadErrorKind};
+pub use value::{Object, Reference, Unknown, Value};

@@ -1,0 +1,175 @@
+//! The command line: clap definitions and the wiring of the stages. `main` returns the
+//! exit status; nothing below it exits the process.
+
+mod fmt;
+mod run;
+mod validate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Exit statuses (language.md): every rule pass, skip or unknown.
+pub const EXIT_OK: u8 = 0;
+/// At least one rule fails (or is unknown, with `--fail-on-unknown`).
+pub const EXIT_FAIL: u8 = 1;
+/// The command could not run: bad arguments, invalid spec, unreadable file.
+pub const EXIT_USAGE: u8 = 2;
+/// The evaluation is incomplete: at least one `error` outcome. Outranks 1.
+pub const EXIT_INCOMPLETE: u8 = 3;
+
+const ABOUT: &str = "Cloud compliance rules in plain English, checked against a saved inventory \
+or a live account.";
+
+const AFTER_HELP: &str = "\
+Examples:
+  cloudspec run examples/prod.cloudspec --inventory examples/inventory.json
+  cloudspec run rules/ --inventory inv.json --format junit=report.xml --format console
+  cloudspec validate specs/*.cloudspec
+  cloudspec fmt --check specs/
+
+Exit status: 0 all rules pass, skip or are unknown; 1 a rule fails; 2 the command could \
+not run (bad arguments, invalid spec, unreadable file); 3 the evaluation is incomplete (a \
+rule is `error`).";
+
+#[derive(Debug, Parser)]
+#[command(name = "cloudspec", version, about = ABOUT, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Evaluate specs against an inventory and report the verdicts.
+    #[command(after_help = run::AFTER_HELP)]
+    Run(RunArgs),
+    /// Check spec files for errors without evaluating them.
+    #[command(after_help = validate::AFTER_HELP)]
+    Validate(ValidateArgs),
+    /// Rewrite spec files in canonical layout (or check that they are).
+    #[command(after_help = fmt::AFTER_HELP)]
+    Fmt(FmtArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Spec files, or directories searched for `*.cloudspec` files.
+    #[arg(required = true, value_name = "SPEC")]
+    pub specs: Vec<PathBuf>,
+
+    /// Evaluate against this saved inventory (JSON, see docs/inventory.md) instead of a live
+    /// account.
+    #[arg(long, value_name = "FILE")]
+    pub inventory: Option<PathBuf>,
+
+    /// Report format: console, json, junit or sarif; `FORMAT=FILE` writes it to FILE.
+    /// Repeat for several reports from one run. Default: console on stdout.
+    #[arg(long = "format", short = 'f', value_name = "FORMAT[=FILE]")]
+    pub formats: Vec<String>,
+
+    /// Write the (single) report without `=FILE` to this file instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Exit with status 1 when a rule is unknown, as when one fails.
+    #[arg(long)]
+    pub fail_on_unknown: bool,
+
+    /// Colour the console report: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
+
+    /// Print no warnings or progress on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Spec files, or directories searched for `*.cloudspec` files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Also check member names and types against this provider's resource schemas.
+    #[arg(long, value_name = "PROVIDER", value_parser = ["aws"])]
+    pub provider: Option<String>,
+
+    /// Colour diagnostics: auto, always, never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
+}
+
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Spec files or directories; `-` reads standard input and writes standard output.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Change nothing; exit 1 when a file is not in canonical layout.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// Parses the command line and runs it; returns the exit status.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return ExitCode::from(if err.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+        }
+    };
+    ExitCode::from(dispatch(cli))
+}
+
+/// Runs a parsed command line; returns the exit status.
+pub fn dispatch(cli: Cli) -> u8 {
+    match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Validate(args) => validate::validate(args),
+        Command::Fmt(args) => fmt::fmt(args),
+    }
+}
+
+/// Whether to colour output for `when` (`auto`, `always`, `never`) on stream `is_terminal`.
+pub(crate) fn use_color(when: &str, is_terminal: bool) -> bool {
+    match when {
+        "always" => true,
+        "never" => false,
+        _ => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// Expands directories into the `*.cloudspec` files below them (sorted); files stay as given.
+pub(crate) fn expand_spec_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            collect_specs(path, &mut found)
+                .map_err(|e| format!("{}: cannot read directory: {e}", path.display()))?;
+            if found.is_empty() {
+                return Err(format!("{}: no .cloudspec files in this directory", path.display()));
+            }
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn collect_specs(dir: &std::path::Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_specs(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "cloudspec") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}

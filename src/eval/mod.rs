@@ -1,0 +1,1 @@
+//! AST + inventory to outcomes. The evaluator does no I/O.

@@ -1,0 +1,17 @@
+//! cloudspec: plain-English compliance rules over cloud resources.
+//!
+//! Data flows one way through the stages: [`syntax`] (text to AST), [`check`] (AST against
+//! resource schemas), [`eval`] (AST + inventory to [`outcome`]s), [`report`] (outcomes to
+//! formats), and [`cli`] wires them. See ARCHITECTURE.md.
+#![forbid(unsafe_code)]
+
+pub mod check;
+pub mod cli;
+pub mod diagnostic;
+pub mod eval;
+pub mod outcome;
+pub mod render_diagnostics;
+pub mod report;
+pub mod syntax;
+
+pub use cloudspec_model as model;

@@ -1,0 +1,227 @@
+//! The typed syntax tree of a `.cloudspec` file. Every node carries the byte [`Span`] of the
+//! text it came from. Nothing here knows pest: the parser converts at its boundary.
+//!
+//! Equality (`PartialEq`) ignores spans, so "format then parse gives the same AST" is a
+//! plain `==` (see [`Span`]).
+
+use std::fmt;
+
+/// A byte range in the source text. Spans never take part in equality or hashing.
+#[derive(Debug, Clone, Copy, Default, Eq)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end.saturating_sub(self.start)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The smallest span covering both.
+    pub fn join(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+impl PartialEq for Span {
+    fn eq(&self, _other: &Span) -> bool {
+        true
+    }
+}
+
+/// Text from the source with its span: a decoded string literal, a member name, a reference.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(value: T, span: Span) -> Self {
+        Spanned { value, span }
+    }
+}
+
+/// A whole file: `Spec "..."` and its groups.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spec {
+    pub description: Spanned<String>,
+    pub groups: Vec<Group>,
+    pub span: Span,
+}
+
+/// `Group "..."` and its rules.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    pub name: Spanned<String>,
+    pub rules: Vec<Rule>,
+    pub span: Span,
+}
+
+/// `Rule "..."`: metadata, `On`, an optional `With` and a mandatory `Assert`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rule {
+    pub name: Spanned<String>,
+    pub severity: Option<Spanned<Severity>>,
+    pub references: Vec<Spanned<String>>,
+    pub remediation: Option<Spanned<String>>,
+    /// The resource type: `aws:ec2:instance`.
+    pub on: Spanned<String>,
+    /// `With` statements (joined by `And`); empty when there is no `With`.
+    pub with: Vec<Statement>,
+    /// `Assert` statements (joined by `And`); never empty in a parsed rule.
+    pub assert: Vec<Statement>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Low,
+    Medium,
+    High,
+    Critical,
+}
+
+impl Severity {
+    pub const ALL: [Severity; 4] = [Severity::Low, Severity::Medium, Severity::High, Severity::Critical];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Low => "low",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+            Severity::Critical => "critical",
+        }
+    }
+
+    /// Case-insensitive.
+    pub fn parse(s: &str) -> Option<Severity> {
+        Severity::ALL.into_iter().find(|sev| sev.as_str().eq_ignore_ascii_case(s))
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One statement: `[quantifier] [>] name["key"]... (predicate | ( statements ))`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Statement {
+    pub quantifier: Option<Spanned<Quantifier>>,
+    pub path: MemberPath,
+    pub tail: Tail,
+    pub span: Span,
+}
+
+/// The member a statement reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberPath {
+    /// `> name`: follow an association. The span is the `>`'s.
+    pub association: Option<Span>,
+    pub name: Spanned<String>,
+    /// `["key"]` lookups, in order.
+    pub keys: Vec<Spanned<String>>,
+}
+
+/// What a statement does with its member.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tail {
+    /// `name predicate`.
+    Predicate(Predicate),
+    /// `name ( statement and statement ... )`: correlated statements on each element.
+    Nested(Vec<Statement>),
+}
+
+/// Quantifier words: `any`/`some`, `every`/`all`, `no`/`none`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    Any,
+    Every,
+    No,
+}
+
+/// A predicate as written: which one, its operands, and the words used.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Predicate {
+    pub kind: PredicateKind,
+    pub operands: Vec<Literal>,
+    /// The predicate's words as written, lower-cased and single-spaced, without the operands:
+    /// `"is greater than or equal to"`, `"gte"`, `">="`, `"is not within network cidr"`.
+    /// The formatter prints these, so it never swaps a user's synonym for another.
+    pub words: String,
+    pub span: Span,
+}
+
+/// Every predicate of the language. Synonyms map to one kind; the evaluator's predicate
+/// table (`eval::predicates`) holds each kind's operands, meaning and messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PredicateKind {
+    Null,
+    NotNull,
+    Eq,
+    Ne,
+    Within,
+    NotWithin,
+    Gt,
+    Gte,
+    Lt,
+    Lte,
+    Between,
+    Empty,
+    NotEmpty,
+    StartsWith,
+    NotStartsWith,
+    EndsWith,
+    NotEndsWith,
+    Contains,
+    NotContains,
+    IpGt,
+    IpGte,
+    IpLt,
+    IpLte,
+    InNetwork,
+    NotInNetwork,
+    Ipv4,
+    Ipv6,
+    /// `true` and `enabled`.
+    True,
+    /// `false` and `disabled`.
+    False,
+}
+
+/// A literal operand.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Literal {
+    Str(Spanned<String>),
+    Int(Spanned<i64>),
+    Float(Spanned<f64>),
+    Bool(Spanned<bool>),
+    /// `[v, v, ...]`.
+    List(Spanned<Vec<Literal>>),
+    /// `{name = value, ...}`.
+    Container(Spanned<Vec<(Spanned<String>, Literal)>>),
+}
+
+impl Literal {
+    pub fn span(&self) -> Span {
+        match self {
+            Literal::Str(s) => s.span,
+            Literal::Int(s) => s.span,
+            Literal::Float(s) => s.span,
+            Literal::Bool(s) => s.span,
+            Literal::List(s) => s.span,
+            Literal::Container(s) => s.span,
+        }
+    }
+}
