@@ -1,14 +1,297 @@
-//! Static checks of a spec against resource schemas (before anything runs).
+//! Static checks of a spec against resource schemas, before anything runs
+//! (`shared/design/language.md`, "Errors before any API call"): unknown resource type,
+//! unknown member, `>` on a property that is not an association, `( ... )` on a scalar,
+//! predicates on properties of the wrong type. Every problem of a file is reported, each
+//! with a "did you mean" where a close name exists. Types without a schema are not checked.
+
 use crate::diagnostic::Diagnostic;
-use crate::model::schema::SchemaSet;
-use crate::syntax::ast::Spec;
+use crate::eval::predicates::{def, Applies};
+use crate::model::schema::{Member, MemberType, SchemaSet};
+use crate::syntax::ast::{Spec, Statement, Tail};
 
 /// The schemas of a provider known to this build (`"aws"`), if any.
-pub fn schemas_for(_provider: &str) -> Option<SchemaSet> {
-    None
+pub fn schemas_for(provider: &str) -> Option<SchemaSet> {
+    match provider {
+        "aws" => Some(cloudspec_aws::schemas()),
+        _ => None,
+    }
 }
 
-/// Every problem of `spec` against `schemas`. Types without a schema are not checked.
-pub fn check(_spec: &Spec, _schemas: &SchemaSet) -> Vec<Diagnostic> {
-    Vec::new()
+/// Every problem of `spec` against `schemas`, in source order. (Operand problems that need
+/// no schema are the parser's.)
+pub fn check(spec: &Spec, schemas: &SchemaSet) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let prefix = format!("{}:", schemas.provider);
+    for group in &spec.groups {
+        for rule in &group.rules {
+            let on = &rule.on.value;
+            let Some(schema) = schemas.get(on) else {
+                if on.starts_with(&prefix) {
+                    let names: Vec<&str> = schemas.types.keys().map(|k| k.as_str()).collect();
+                    let mut d = Diagnostic::error(
+                        "unknown-resource-type",
+                        format!("unknown resource type \"{on}\""),
+                        rule.on.span,
+                    )
+                    .with_label("not a resource type of this provider");
+                    d.help = Some(match suggest(on, &names) {
+                        Some(s) => format!("did you mean \"{s}\"?"),
+                        None => format!(
+                            "`cloudspec schema` lists the resource types of \"{}\"",
+                            schemas.provider
+                        ),
+                    });
+                    out.push(d);
+                }
+                continue;
+            };
+            let scope = Scope {
+                members: Some(&schema.members),
+                owner: on.clone(),
+            };
+            for s in rule.with.iter().chain(&rule.assert) {
+                statement(s, &scope, schemas, &mut out);
+            }
+        }
+    }
+    out.sort_by_key(|d| d.span.start);
+    out
+}
+
+/// The members a statement can name: `None` when anything goes (a free-form value).
+struct Scope<'a> {
+    members: Option<&'a [Member]>,
+    /// What the members belong to, for messages: `aws:ec2:instance`, `ip_permissions`.
+    owner: String,
+}
+
+fn statement(s: &Statement, scope: &Scope<'_>, schemas: &SchemaSet, out: &mut Vec<Diagnostic>) {
+    let name = &s.path.name;
+    let Some(members) = scope.members else {
+        return nested_any(s, schemas, out);
+    };
+    let Some(member) = members.iter().find(|m| m.name == name.value) else {
+        let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
+        let mut d = Diagnostic::error(
+            "unknown-member",
+            format!("unknown member \"{}\" of {}", name.value, scope.owner),
+            name.span,
+        )
+        .with_label("no such member");
+        d.help = Some(match suggest(&name.value, &names) {
+            Some(s) => format!("did you mean \"{s}\"?"),
+            None => format!("the members of {} are: {}", scope.owner, list(&names)),
+        });
+        out.push(d);
+        return;
+    };
+    let mut ty = &member.ty;
+    for key in &s.path.keys {
+        ty = match strip_list(ty) {
+            MemberType::Map(inner) => inner,
+            MemberType::Any => return nested_any(s, schemas, out),
+            MemberType::Object(members) => match members.iter().find(|m| m.name == key.value) {
+                Some(m) => &m.ty,
+                None => return nested_any(s, schemas, out),
+            },
+            other => {
+                out.push(
+                    Diagnostic::error(
+                        "not-a-map",
+                        format!(
+                            "\"{}\" is {}, so it has no keys to look up",
+                            name.value,
+                            type_phrase(other)
+                        ),
+                        key.span,
+                    )
+                    .with_label("key lookup on a value without keys"),
+                );
+                return;
+            }
+        };
+    }
+    match &s.tail {
+        Tail::Nested(body) => nested(s, ty, body, schemas, out),
+        Tail::Predicate(p) => {
+            if s.path.association.is_some() {
+                return;
+            }
+            let applies = def(p.kind).applies;
+            let element = strip_list(ty);
+            let mismatch = matches!(
+                (applies, element),
+                (Applies::Number, MemberType::String | MemberType::Bool)
+                    | (
+                        Applies::String | Applies::IpString,
+                        MemberType::Integer | MemberType::Number | MemberType::Bool,
+                    )
+                    | (
+                        Applies::Bool,
+                        MemberType::String | MemberType::Integer | MemberType::Number
+                    )
+                    | (
+                        Applies::Number | Applies::String | Applies::IpString | Applies::Bool,
+                        MemberType::Object(_) | MemberType::Map(_) | MemberType::Association { .. },
+                    )
+            );
+            if mismatch {
+                out.push(
+                    Diagnostic::error(
+                        "type-mismatch",
+                        format!(
+                            "\"{}\" applies to {}, but \"{}\" is {}",
+                            p.words,
+                            applies.noun(),
+                            name.value,
+                            type_phrase(element)
+                        ),
+                        p.span,
+                    )
+                    .with_label(format!(
+                        "{} predicate on {}",
+                        applies_adjective(applies),
+                        type_phrase(element)
+                    )),
+                );
+            }
+        }
+    }
+}
+
+fn nested(
+    s: &Statement,
+    ty: &MemberType,
+    body: &[Statement],
+    schemas: &SchemaSet,
+    out: &mut Vec<Diagnostic>,
+) {
+    let name = &s.path.name;
+    let element = strip_list(ty);
+    if let Some(arrow) = s.path.association {
+        match element {
+            MemberType::Association { target } => {
+                let scope = match schemas.get(target) {
+                    Some(schema) => Scope { members: Some(&schema.members), owner: target.clone() },
+                    None => Scope { members: None, owner: target.clone() },
+                };
+                for b in body {
+                    statement(b, &scope, schemas, out);
+                }
+            }
+            MemberType::Any => nested_any_body(body, schemas, out),
+            other => out.push(
+                Diagnostic::error(
+                    "not-an-association",
+                    format!(
+                        "\"{}\" is {}, not an association, so \">\" cannot follow it",
+                        name.value,
+                        type_phrase(other)
+                    ),
+                    arrow.join(name.span),
+                )
+                .with_label("not an association")
+                .with_help(match other {
+                    MemberType::Object(_) => format!("to enter the nested property, drop the \">\": {} ( ... )", name.value),
+                    _ => "\">\" follows associations to other resources; `cloudspec schema` lists them".into(),
+                }),
+            ),
+        }
+        return;
+    }
+    match element {
+        MemberType::Object(members) => {
+            let scope = Scope {
+                members: Some(members),
+                owner: name.value.clone(),
+            };
+            for b in body {
+                statement(b, &scope, schemas, out);
+            }
+        }
+        MemberType::Map(_) | MemberType::Any => nested_any_body(body, schemas, out),
+        MemberType::Association { .. } => out.push(
+            Diagnostic::error(
+                "association-without-arrow",
+                format!("\"{}\" is an association: follow it with \">\"", name.value),
+                name.span,
+            )
+            .with_label("an association to another resource")
+            .with_help(format!("write > {} ( ... )", name.value)),
+        ),
+        other => out.push(
+            Diagnostic::error(
+                "not-nested",
+                format!(
+                    "\"{}\" is {}, so it has no members to enter with ( ... )",
+                    name.value,
+                    type_phrase(other)
+                ),
+                name.span,
+            )
+            .with_label("not a nested property")
+            .with_help(format!(
+                "test the value itself, e.g. {} is not null",
+                name.value
+            )),
+        ),
+    }
+}
+
+/// Below a free-form value nothing is known, but associations named there may still lead to
+/// known types; nothing to check for now.
+fn nested_any(_s: &Statement, _schemas: &SchemaSet, _out: &mut Vec<Diagnostic>) {}
+
+fn nested_any_body(_body: &[Statement], _schemas: &SchemaSet, _out: &mut Vec<Diagnostic>) {}
+
+fn strip_list(ty: &MemberType) -> &MemberType {
+    match ty {
+        MemberType::List(inner) => strip_list(inner),
+        other => other,
+    }
+}
+
+fn type_phrase(ty: &MemberType) -> String {
+    match ty {
+        MemberType::String => "a string".into(),
+        MemberType::Integer => "an integer".into(),
+        MemberType::Number => "a number".into(),
+        MemberType::Bool => "a boolean".into(),
+        MemberType::Any => "a free-form value".into(),
+        MemberType::List(inner) => format!("a list of {}", type_phrase(inner)),
+        MemberType::Object(_) => "a nested property".into(),
+        MemberType::Map(_) => "a key-value property".into(),
+        MemberType::Association { target } => format!("an association to {target}"),
+    }
+}
+
+fn applies_adjective(applies: Applies) -> &'static str {
+    match applies {
+        Applies::AnyValue => "a",
+        Applies::Number => "a number",
+        Applies::String => "a string",
+        Applies::IpString => "an IP",
+        Applies::Bool => "a boolean",
+    }
+}
+
+fn list(names: &[&str]) -> String {
+    let mut v: Vec<&str> = names.to_vec();
+    v.sort_unstable();
+    v.join(", ")
+}
+
+/// The closest name to `wanted`, if any is close enough to be a likely typo.
+pub fn suggest<'a>(wanted: &str, names: &[&'a str]) -> Option<&'a str> {
+    names
+        .iter()
+        .map(|n| {
+            (
+                strsim::normalized_damerau_levenshtein(&wanted.to_lowercase(), &n.to_lowercase()),
+                *n,
+            )
+        })
+        .filter(|(score, _)| *score >= 0.6)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, n)| n)
 }

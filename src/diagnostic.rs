@@ -37,7 +37,10 @@ impl Diagnostic {
     }
 
     pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Self {
-        Diagnostic { level: Level::Warning, ..Diagnostic::error(code, message, span) }
+        Diagnostic {
+            level: Level::Warning,
+            ..Diagnostic::error(code, message, span)
+        }
     }
 
     pub fn with_label(mut self, label: impl Into<String>) -> Self {

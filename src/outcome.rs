@@ -94,6 +94,8 @@ pub struct ResourceOutcome {
     pub type_name: String,
     pub id: String,
     pub status: Status,
+    /// Set when `status` is `error`: why this resource could not be evaluated.
+    pub error: Option<String>,
     pub failures: Vec<Failure>,
     pub unknowns: Vec<UnknownPath>,
     pub notes: Vec<String>,

@@ -118,7 +118,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
-            return ExitCode::from(if err.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+            return ExitCode::from(if err.use_stderr() {
+                EXIT_USAGE
+            } else {
+                EXIT_OK
+            });
         }
     };
     ExitCode::from(dispatch(cli))
@@ -151,7 +155,10 @@ pub(crate) fn expand_spec_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Strin
             collect_specs(path, &mut found)
                 .map_err(|e| format!("{}: cannot read directory: {e}", path.display()))?;
             if found.is_empty() {
-                return Err(format!("{}: no .cloudspec files in this directory", path.display()));
+                return Err(format!(
+                    "{}: no .cloudspec files in this directory",
+                    path.display()
+                ));
             }
             found.sort();
             out.extend(found);

@@ -1,8 +1,304 @@
-//! STUB: `cloudspec run`.
-use super::RunArgs;
+//! `cloudspec run`: parse and check the specs, load the inventory, evaluate, report.
 
-pub(super) const AFTER_HELP: &str = "";
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
-pub(super) fn run(_args: RunArgs) -> u8 {
-    0
+use super::{RunArgs, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, EXIT_USAGE};
+use crate::diagnostic::Diagnostic;
+use crate::eval::{self, SpecInput};
+use crate::model::Inventory;
+use crate::outcome::{RunOutcome, Status};
+use crate::report::{self, Format, RenderOptions};
+use crate::syntax::{self, ast::Spec};
+
+pub(super) const AFTER_HELP: &str = "\
+Examples:
+  cloudspec run examples/prod.cloudspec --inventory examples/inventory.json
+  cloudspec run specs/ --inventory inv.json --format json=report.json --format junit=report.xml
+  cloudspec run prod.cloudspec --inventory inv.json --format sarif --output results.sarif
+
+Reports go to stdout or to the files named; warnings and diagnostics go to stderr.
+Exit status: 0 every rule passes, is skipped or unknown; 1 a rule fails (or is unknown, with
+--fail-on-unknown); 2 the command could not run; 3 a rule is `error` (outranks 1).";
+
+/// Where one report goes.
+#[derive(Debug, Clone, PartialEq)]
+struct Target {
+    format: Format,
+    file: Option<PathBuf>,
+}
+
+/// A spec file read and parsed.
+struct Loaded {
+    file: String,
+    source: String,
+    spec: Spec,
+}
+
+pub(super) fn run(args: RunArgs) -> u8 {
+    let targets = match targets(&args.formats, args.output.as_deref()) {
+        Ok(t) => t,
+        Err(message) => return usage(&message),
+    };
+    let Some(inventory_path) = &args.inventory else {
+        return usage(
+            "no inventory given: pass --inventory FILE (live collection from an AWS account is \
+             not available in this build yet)",
+        );
+    };
+    let color_err = super::use_color(&args.color, std::io::stderr().is_terminal());
+    let Some(specs) = load_specs(&args.specs, color_err) else {
+        return EXIT_USAGE;
+    };
+    let inventory = match Inventory::load(inventory_path) {
+        Ok(inv) => inv,
+        Err(e) => return usage(&e.to_string()),
+    };
+    if !check_specs(&specs, &inventory, color_err) {
+        return EXIT_USAGE;
+    }
+    let inputs: Vec<SpecInput<'_>> = specs
+        .iter()
+        .map(|l| SpecInput {
+            file: &l.file,
+            source: &l.source,
+            spec: &l.spec,
+        })
+        .collect();
+    let outcome = eval::evaluate(&inputs, &inventory);
+    if !args.quiet {
+        for warning in &outcome.warnings {
+            eprintln!("warning: {warning}");
+        }
+    }
+    let color_out = super::use_color(&args.color, std::io::stdout().is_terminal());
+    for target in &targets {
+        let text = report::render(
+            target.format,
+            &outcome,
+            &RenderOptions {
+                color: color_out && target.file.is_none(),
+            },
+        );
+        if let Err(message) = write_report(target, &text) {
+            eprintln!("error: {message}");
+            return EXIT_USAGE;
+        }
+    }
+    exit_status(&outcome, args.fail_on_unknown)
+}
+
+/// The exit status of a finished evaluation (language.md).
+pub fn exit_status(outcome: &RunOutcome, fail_on_unknown: bool) -> u8 {
+    let any = |s: Status| outcome.rules().any(|(_, _, r)| r.status == s);
+    if any(Status::Error) {
+        EXIT_INCOMPLETE
+    } else if any(Status::Fail) || (fail_on_unknown && any(Status::Unknown)) {
+        EXIT_FAIL
+    } else {
+        EXIT_OK
+    }
+}
+
+fn usage(message: &str) -> u8 {
+    eprintln!("error: {message}");
+    EXIT_USAGE
+}
+
+/// Parses `--format F[=FILE]` values; no format means the console report on stdout.
+fn targets(formats: &[String], output: Option<&Path>) -> Result<Vec<Target>, String> {
+    let mut out = Vec::new();
+    for spec in formats {
+        let (name, file) = match spec.split_once('=') {
+            Some((name, file)) if !file.is_empty() => (name, Some(PathBuf::from(file))),
+            Some((name, _)) => {
+                return Err(format!(
+                    "--format {spec}: the file name after \"{name}=\" is empty"
+                ))
+            }
+            None => (spec.as_str(), None),
+        };
+        let format = Format::parse(name).ok_or_else(|| {
+            format!("--format {spec}: unknown format \"{name}\" (expected console, json, junit or sarif)")
+        })?;
+        out.push(Target { format, file });
+    }
+    if out.is_empty() {
+        out.push(Target {
+            format: Format::Console,
+            file: None,
+        });
+    }
+    let to_stdout = out.iter().filter(|t| t.file.is_none()).count();
+    if let Some(path) = output {
+        if to_stdout != 1 {
+            return Err(
+                "--output names one file, but there is not exactly one --format without =FILE"
+                    .into(),
+            );
+        }
+        for t in out.iter_mut().filter(|t| t.file.is_none()) {
+            t.file = Some(path.to_path_buf());
+        }
+    } else if to_stdout > 1 {
+        return Err("several formats would go to stdout: give each but one a file (--format json=report.json)".into());
+    }
+    Ok(out)
+}
+
+fn write_report(target: &Target, text: &str) -> Result<(), String> {
+    match &target.file {
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|_| stdout.flush())
+                .map_err(|e| {
+                    format!(
+                        "cannot write the {} report to stdout: {e}",
+                        target.format.name()
+                    )
+                })
+        }
+        Some(path) => write_atomically(path, text.as_bytes()).map_err(|e| {
+            format!(
+                "{}: cannot write the {} report: {e}",
+                path.display(),
+                target.format.name()
+            )
+        }),
+    }
+}
+
+/// Writes a file next to its final place, then renames it there.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Reads and parses every spec; prints every problem. `None` when any file failed.
+fn load_specs(paths: &[PathBuf], color: bool) -> Option<Vec<Loaded>> {
+    let files = match super::expand_spec_paths(paths) {
+        Ok(f) => f,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return None;
+        }
+    };
+    let mut ok = true;
+    let mut loaded = Vec::new();
+    for path in files {
+        let file = path.display().to_string();
+        let source = match std::fs::read_to_string(&path) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: {file}: cannot read: {e}");
+                ok = false;
+                continue;
+            }
+        };
+        let parsed = syntax::parse(&source);
+        let mut diagnostics = parsed.diagnostics;
+        if print_diagnostics(&file, &source, &mut diagnostics, color) {
+            ok = false;
+        }
+        match parsed.spec {
+            Some(spec) => loaded.push(Loaded { file, source, spec }),
+            None => ok = false,
+        }
+    }
+    ok.then_some(loaded)
+}
+
+/// Static checks against the provider's schemas, when the inventory names a known provider.
+fn check_specs(specs: &[Loaded], inventory: &Inventory, color: bool) -> bool {
+    let Some(schemas) = inventory
+        .provider
+        .as_deref()
+        .and_then(crate::check::schemas_for)
+    else {
+        return true;
+    };
+    let mut ok = true;
+    for l in specs {
+        let mut diagnostics = crate::check::check(&l.spec, &schemas);
+        if print_diagnostics(&l.file, &l.source, &mut diagnostics, color) {
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// Prints diagnostics (sorted by position) to stderr; true when any is an error.
+fn print_diagnostics(
+    file: &str,
+    source: &str,
+    diagnostics: &mut [Diagnostic],
+    color: bool,
+) -> bool {
+    if diagnostics.is_empty() {
+        return false;
+    }
+    diagnostics.sort_by_key(|d| d.span.start);
+    eprint!(
+        "{}",
+        crate::render_diagnostics::render(file, source, diagnostics, color)
+    );
+    diagnostics.iter().any(Diagnostic::is_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_target_is_console_on_stdout() {
+        assert_eq!(
+            targets(&[], None).unwrap(),
+            vec![Target {
+                format: Format::Console,
+                file: None
+            }]
+        );
+    }
+
+    #[test]
+    fn format_with_file() {
+        let t = targets(&["junit=out.xml".into(), "console".into()], None).unwrap();
+        assert_eq!(
+            t[0],
+            Target {
+                format: Format::Junit,
+                file: Some("out.xml".into())
+            }
+        );
+        assert_eq!(t[1].file, None);
+    }
+
+    #[test]
+    fn bad_formats_are_errors() {
+        assert_eq!(
+            targets(&["xml".into()], None).unwrap_err(),
+            "--format xml: unknown format \"xml\" (expected console, json, junit or sarif)"
+        );
+        assert_eq!(
+            targets(&["json".into(), "junit".into()], None).unwrap_err(),
+            "several formats would go to stdout: give each but one a file (--format json=report.json)"
+        );
+        assert_eq!(
+            targets(&["json=".into()], None).unwrap_err(),
+            "--format json=: the file name after \"json=\" is empty"
+        );
+    }
 }

@@ -1,8 +1,29 @@
-//! AST + inventory to outcomes. The evaluator does no I/O.
+//! AST + inventory to outcomes (`shared/design/language.md`). The evaluator does no I/O:
+//! it reads a finished [`Inventory`] and returns a [`RunOutcome`].
+//!
+//! - [`predicates`]: the predicate table (one entry per predicate).
+//! - `compile`: statements with member names resolved and operands parsed once.
+//! - `walk`: member paths, quantifiers and correlation over one resource.
+//! - `compare`: value equality with literals, three-valued.
 
-use crate::model::Inventory;
-use crate::outcome::RunOutcome;
-use crate::syntax::ast::Spec;
+mod compare;
+mod compile;
+pub(crate) mod predicates;
+mod truth;
+mod walk;
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use crate::diagnostic::line_col;
+use crate::model::{CollectionError, Inventory, Resource};
+use crate::outcome::{
+    GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome, SpecOutcome,
+    Status,
+};
+use crate::syntax::ast::{Quantifier, Rule, Spec};
+use truth::Truth;
+use walk::{Elem, Trail, Walker};
 
 /// One parsed spec file to evaluate.
 #[derive(Debug, Clone, Copy)]
@@ -15,6 +36,220 @@ pub struct SpecInput<'a> {
 }
 
 /// Evaluates every rule of `specs` against `inventory`.
-pub fn evaluate(_specs: &[SpecInput<'_>], inventory: &Inventory) -> RunOutcome {
-    RunOutcome { specs: vec![], collected_at: inventory.collected_at.clone(), warnings: vec![] }
+pub fn evaluate(specs: &[SpecInput<'_>], inventory: &Inventory) -> RunOutcome {
+    let mut failed: HashMap<&str, Vec<&CollectionError>> = HashMap::new();
+    for error in &inventory.errors {
+        failed
+            .entry(error.type_name.as_str())
+            .or_default()
+            .push(error);
+    }
+    let walker = Walker {
+        inventory,
+        failed: &failed,
+    };
+    let specs = specs
+        .iter()
+        .map(|input| SpecOutcome {
+            name: input.spec.description.value.clone(),
+            file: input.file.to_string(),
+            groups: input
+                .spec
+                .groups
+                .iter()
+                .map(|group| GroupOutcome {
+                    name: group.name.value.clone(),
+                    rules: group
+                        .rules
+                        .iter()
+                        .map(|rule| evaluate_rule(&walker, input, rule))
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect();
+    let warnings = inventory
+        .dangling_refs()
+        .iter()
+        .map(|r| format!("dangling reference: {r} is not in the inventory"))
+        .collect();
+    RunOutcome {
+        specs,
+        collected_at: inventory.collected_at.clone(),
+        warnings,
+    }
+}
+
+fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> RuleOutcome {
+    let started = Instant::now();
+    let inventory = walker.inventory;
+    let with = compile::statements(
+        &rule.with,
+        Quantifier::Any,
+        &inventory.interner,
+        input.source,
+    );
+    let assert = compile::statements(
+        &rule.assert,
+        Quantifier::Every,
+        &inventory.interner,
+        input.source,
+    );
+    let mut resources = Vec::new();
+    let mut touched_failed: Option<String> = None;
+    for &idx in inventory.of_type(&rule.on.value) {
+        let Some(resource) = inventory.resource(idx) else {
+            continue;
+        };
+        let elem = Elem::Obj(&resource.properties);
+        let mut trail = Trail::fast();
+        let scope = walker.statements(elem, &with, &mut trail);
+        if let Some(t) = trail.touched_failed.take() {
+            touched_failed.get_or_insert(t);
+        }
+        let outcome = match scope {
+            Truth::False => continue,
+            Truth::Unknown => {
+                let mut detail = Trail::detailed();
+                walker.statements(elem, &with, &mut detail);
+                let mut out = resource_outcome(resource, Status::Unknown, detail);
+                out.notes.insert(
+                    0,
+                    "the With clause is unknown, so the scope is undetermined".into(),
+                );
+                out
+            }
+            Truth::True => {
+                let mut fast = Trail::fast();
+                let verdict = walker.statements(elem, &assert, &mut fast);
+                if let Some(t) = fast.touched_failed.take() {
+                    touched_failed.get_or_insert(t);
+                }
+                if verdict == Truth::True && !fast.saw_empty && fast.error.is_none() {
+                    resource_outcome(resource, Status::Pass, fast)
+                } else {
+                    let mut detail = Trail::detailed();
+                    walker.statements(elem, &assert, &mut detail);
+                    let status = match (&detail.error, verdict) {
+                        (Some(_), _) => Status::Error,
+                        (None, Truth::False) => Status::Fail,
+                        (None, Truth::Unknown) => Status::Unknown,
+                        (None, Truth::True) => Status::Pass,
+                    };
+                    resource_outcome(resource, status, detail)
+                }
+            }
+        };
+        resources.push(outcome);
+    }
+    resources.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.type_name.cmp(&b.type_name)));
+    let (status, error) = rule_status(walker, rule, &resources, touched_failed);
+    let (line, column) = line_col(input.source, rule.span.start);
+    RuleOutcome {
+        name: rule.name.value.clone(),
+        on: rule.on.value.clone(),
+        status,
+        error,
+        severity: rule.severity.as_ref().map(|s| s.value.as_str().to_string()),
+        references: rule.references.iter().map(|r| r.value.clone()).collect(),
+        remediation: rule.remediation.as_ref().map(|r| r.value.clone()),
+        location: Location {
+            file: input.file.to_string(),
+            line,
+            column,
+        },
+        text: input
+            .source
+            .get(rule.span.start..rule.span.end)
+            .unwrap_or_default()
+            .trim_end()
+            .to_string(),
+        resources,
+        elapsed_secs: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// A rule's verdict from its resources', overridden by failed collections.
+fn rule_status(
+    walker: &Walker<'_>,
+    rule: &Rule,
+    resources: &[ResourceOutcome],
+    touched_failed: Option<String>,
+) -> (Status, Option<String>) {
+    if let Some(errors) = walker.failed.get(rule.on.value.as_str()) {
+        return (
+            Status::Error,
+            Some(collection_message(&rule.on.value, errors)),
+        );
+    }
+    if let Some(t) = touched_failed {
+        let errors = walker
+            .failed
+            .get(t.as_str())
+            .map(|e| e.as_slice())
+            .unwrap_or(&[]);
+        return (
+            Status::Error,
+            Some(format!(
+                "the rule follows references into {}",
+                collection_message(&t, errors)
+            )),
+        );
+    }
+    let has = |s: Status| resources.iter().any(|r| r.status == s);
+    let status = if resources.is_empty() {
+        Status::Skip
+    } else if has(Status::Fail) {
+        Status::Fail
+    } else if has(Status::Error) {
+        Status::Error
+    } else if has(Status::Unknown) {
+        Status::Unknown
+    } else {
+        Status::Pass
+    };
+    let error = (status == Status::Error).then(|| {
+        resources
+            .iter()
+            .find_map(|r| r.error.clone())
+            .unwrap_or_else(|| "a resource could not be evaluated".into())
+    });
+    (status, error)
+}
+
+fn collection_message(type_name: &str, errors: &[&CollectionError]) -> String {
+    let details: Vec<String> = errors
+        .iter()
+        .map(|e| match &e.region {
+            Some(region) => format!("{region}: {}", e.message),
+            None => e.message.clone(),
+        })
+        .collect();
+    format!(
+        "{type_name}, whose collection failed ({})",
+        details.join("; ")
+    )
+}
+
+fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> ResourceOutcome {
+    let mut notes = trail.notes;
+    notes.dedup();
+    ResourceOutcome {
+        type_name: resource.type_name.to_string(),
+        id: resource.id.to_string(),
+        status,
+        error: trail.error,
+        failures: trail.failures,
+        unknowns: trail.unknowns,
+        notes: if status == Status::Pass || status == Status::Unknown {
+            notes
+        } else {
+            vec![]
+        },
+        source: resource.source.as_ref().map(|s| ResourceSource {
+            file: s.file.clone(),
+            line: s.line,
+        }),
+        region: resource.region.as_ref().map(|r| r.to_string()),
+    }
 }

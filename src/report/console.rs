@@ -1,6 +1,224 @@
-//! STUB
-use super::RenderOptions;
-use crate::outcome::RunOutcome;
-pub fn render(_outcome: &RunOutcome, _options: &RenderOptions) -> String {
-    String::new()
+//! The console report: a table of rules with status and resource counts, then the
+//! details of every resource that did not pass (failing paths with expected and actual
+//! values, unknown paths, errors, waivers), then a summary line and the run's warnings.
+//!
+//! The table has a fixed width so that the output does not depend on the terminal, and
+//! holds no ANSI code unless [`RenderOptions::color`] is set.
+
+use comfy_table::presets::UTF8_FULL_CONDENSED;
+use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table};
+
+use super::{group_label, sorted_resources, RenderOptions, ResourceCounts};
+use crate::outcome::{ResourceOutcome, RunOutcome, Status};
+
+/// The table's width in columns, whatever the terminal.
+const TABLE_WIDTH: u16 = 120;
+
+/// Renders `outcome` for a person at a terminal.
+pub fn render(outcome: &RunOutcome, options: &RenderOptions) -> String {
+    let mut out = String::new();
+    if let Some(at) = &outcome.collected_at {
+        out.push_str(&format!("Inventory collected at {at}\n"));
+    }
+    out.push_str(&rules_table(outcome, options.color).to_string());
+    out.push('\n');
+    out.push('\n');
+    // Each rule's details end with a blank line, which then separates the summary.
+    out.push_str(&details(outcome, options.color));
+    out.push_str(&summary_line(outcome, options.color));
+    out.push('\n');
+    for warning in &outcome.warnings {
+        out.push_str(&format!(
+            "{}: {warning}\n",
+            paint("warning", Some(YELLOW), options.color)
+        ));
+    }
+    out
+}
+
+/// The table of rules: group, rule, status, and resource counts per status.
+fn rules_table(outcome: &RunOutcome, color: bool) -> Table {
+    let mut table = Table::new();
+    table
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(TABLE_WIDTH);
+    if color {
+        table.enforce_styling();
+    } else {
+        table.force_no_tty();
+    }
+    table.set_header([
+        "Group", "Rule", "Status", "Pass", "Fail", "Unknown", "Error", "Waived",
+    ]);
+    for (spec, group, rule) in outcome.rules() {
+        let counts = ResourceCounts::of(rule);
+        let mut row = vec![
+            Cell::new(group_label(outcome, &spec.name, &group.name)),
+            Cell::new(&rule.name),
+            status_cell(rule.status, color),
+        ];
+        for count in [
+            counts.pass,
+            counts.fail,
+            counts.unknown,
+            counts.error,
+            counts.waived,
+        ] {
+            row.push(Cell::new(count).set_alignment(CellAlignment::Right));
+        }
+        table.add_row(row);
+    }
+    table
+}
+
+fn status_cell(status: Status, color: bool) -> Cell {
+    let cell = Cell::new(status.as_str());
+    match (color, table_color(status)) {
+        (true, Some(c)) => cell.fg(c),
+        _ => cell,
+    }
+}
+
+/// The colour of a status word in the table.
+fn table_color(status: Status) -> Option<Color> {
+    match status {
+        Status::Pass => Some(Color::Green),
+        Status::Fail | Status::Error => Some(Color::Red),
+        Status::Unknown => Some(Color::Yellow),
+        Status::Waived => Some(Color::Cyan),
+        Status::Skip => None,
+    }
+}
+
+/// ANSI colour codes for text outside the table.
+const GREEN: &str = "32";
+const RED: &str = "31";
+const YELLOW: &str = "33";
+const CYAN: &str = "36";
+
+/// The ANSI colour of a status word outside the table.
+fn ansi_color(status: Status) -> Option<&'static str> {
+    match status {
+        Status::Pass => Some(GREEN),
+        Status::Fail | Status::Error => Some(RED),
+        Status::Unknown => Some(YELLOW),
+        Status::Waived => Some(CYAN),
+        Status::Skip => None,
+    }
+}
+
+/// `text` in `code`'s colour when colours are on; unchanged otherwise.
+fn paint(text: &str, code: Option<&str>, color: bool) -> String {
+    match code {
+        Some(code) if color => format!("\u{1b}[{code}m{text}\u{1b}[0m"),
+        _ => text.to_string(),
+    }
+}
+
+/// Every rule that did not pass, with its resources that did not pass.
+fn details(outcome: &RunOutcome, color: bool) -> String {
+    let mut out = String::new();
+    for (spec, group, rule) in outcome.rules() {
+        if matches!(rule.status, Status::Pass | Status::Skip) {
+            continue;
+        }
+        out.push_str(&format!(
+            "{} › {} [{}]\n",
+            group_label(outcome, &spec.name, &group.name),
+            rule.name,
+            paint(rule.status.as_str(), ansi_color(rule.status), color)
+        ));
+        out.push_str(&format!(
+            "  at {}:{}:{}\n",
+            rule.location.file, rule.location.line, rule.location.column
+        ));
+        if let (Status::Error, Some(error)) = (rule.status, &rule.error) {
+            out.push_str(&format!("  error: {error}\n"));
+        }
+        for resource in sorted_resources(rule) {
+            if resource.status != Status::Pass {
+                out.push_str(&resource_details(resource, color));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// One resource's lines: its header, then failing paths, unknown paths and notes.
+fn resource_details(resource: &ResourceOutcome, color: bool) -> String {
+    let mut out = format!(
+        "  {} {} {}{}\n",
+        paint(resource.status.as_str(), ansi_color(resource.status), color),
+        resource.type_name,
+        resource.id,
+        source_suffix(resource)
+    );
+    if let Some(error) = &resource.error {
+        out.push_str(&format!("    error: {error}\n"));
+    }
+    for failure in &resource.failures {
+        out.push_str(&format!(
+            "    {}: expected {}, actual {}\n      {}\n",
+            failure.path, failure.expected, failure.actual, failure.message
+        ));
+    }
+    for unknown in &resource.unknowns {
+        out.push_str(&format!(
+            "    {}: unknown ({})\n",
+            unknown.path, unknown.reason
+        ));
+    }
+    for note in &resource.notes {
+        out.push_str(&format!("    note: {note}\n"));
+    }
+    out
+}
+
+/// ` (file:line)` for a resource read from a file; empty otherwise.
+fn source_suffix(resource: &ResourceOutcome) -> String {
+    match &resource.source {
+        Some(source) => match source.line {
+            Some(line) => format!(" ({}:{line})", source.file),
+            None => format!(" ({})", source.file),
+        },
+        None => String::new(),
+    }
+}
+
+/// `3 rules: 1 pass, 1 fail, 1 skip, 0 error` (unknown and waived counts when any), and
+/// the number of resources evaluated.
+fn summary_line(outcome: &RunOutcome, color: bool) -> String {
+    let s = outcome.summary();
+    let mut parts = vec![
+        count(s.pass, Status::Pass, color),
+        count(s.fail, Status::Fail, color),
+        count(s.skip, Status::Skip, color),
+        count(s.error, Status::Error, color),
+    ];
+    if s.unknown > 0 {
+        parts.push(count(s.unknown, Status::Unknown, color));
+    }
+    if s.waived > 0 {
+        parts.push(count(s.waived, Status::Waived, color));
+    }
+    let rules = if s.rules == 1 { "rule" } else { "rules" };
+    let resources = if s.resources_evaluated == 1 {
+        "resource"
+    } else {
+        "resources"
+    };
+    format!(
+        "{} {rules}: {} ({} {resources} evaluated)",
+        s.rules,
+        parts.join(", "),
+        s.resources_evaluated
+    )
+}
+
+/// `N status`, the status word coloured when `n` is not zero.
+fn count(n: usize, status: Status, color: bool) -> String {
+    let code = if n > 0 { ansi_color(status) } else { None };
+    format!("{n} {}", paint(status.as_str(), code, color))
 }

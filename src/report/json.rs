@@ -1,5 +1,245 @@
-//! STUB
-use crate::outcome::RunOutcome;
-pub fn render(_outcome: &RunOutcome) -> String {
-    String::new()
+//! The JSON report (`--format json`): the machine-readable contract of
+//! `shared/design/report.md`.
+//!
+//! The report is built from the borrowed view structs below, whose field order is the
+//! key order of the output, and pretty-printed with a trailing newline. It holds no
+//! wall-clock time or duration, so the same outcome always gives the same bytes.
+
+use serde::Serialize;
+
+use super::sorted_resources;
+use crate::outcome::{
+    Failure, GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome,
+    SpecOutcome, Status, UnknownPath,
+};
+
+/// The version of the report's shape; bumped only on an incompatible change.
+const REPORT_VERSION: u32 = 1;
+
+/// Renders `outcome` as the JSON report.
+pub fn render(outcome: &RunOutcome) -> String {
+    let report = Report::from_outcome(outcome);
+    match serde_json::to_string_pretty(&report) {
+        Ok(mut text) => {
+            text.push('\n');
+            text
+        }
+        // Unreachable with these types (no map has a non-string key), but a report is
+        // never worth a panic: say what went wrong in a still-valid JSON document.
+        Err(err) => format!(
+            "{{\"cloudspec_report\": {REPORT_VERSION}, \"error\": {}}}\n",
+            serde_json::Value::String(err.to_string())
+        ),
+    }
+}
+
+/// The top-level object.
+#[derive(Serialize)]
+struct Report<'a> {
+    cloudspec_report: u32,
+    /// The spec's name; with several specs, their names joined by `", "`.
+    spec: String,
+    /// Every spec of the run, in command-line order.
+    specs: Vec<SpecRef<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    collected_at: Option<&'a str>,
+    summary: Summary,
+    groups: Vec<Group<'a>>,
+}
+
+/// A spec file of the run.
+#[derive(Serialize)]
+struct SpecRef<'a> {
+    name: &'a str,
+    file: &'a str,
+}
+
+/// Rule counts per status, in the contract's key order.
+#[derive(Serialize)]
+struct Summary {
+    rules: usize,
+    pass: usize,
+    fail: usize,
+    skip: usize,
+    error: usize,
+    unknown: usize,
+    waived: usize,
+    resources_evaluated: usize,
+}
+
+#[derive(Serialize)]
+struct Group<'a> {
+    name: &'a str,
+    /// The name of the spec the group belongs to.
+    spec: &'a str,
+    /// The file of the spec the group belongs to.
+    spec_file: &'a str,
+    rules: Vec<Rule<'a>>,
+}
+
+#[derive(Serialize)]
+struct Rule<'a> {
+    name: &'a str,
+    on: &'a str,
+    status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    severity: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    references: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remediation: Option<&'a str>,
+    location: &'a Location,
+    resources: Vec<Resource<'a>>,
+}
+
+#[derive(Serialize)]
+struct Resource<'a> {
+    #[serde(rename = "type")]
+    type_name: &'a str,
+    id: &'a str,
+    status: Status,
+    /// Why the resource could not be evaluated (status `error` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region: Option<&'a str>,
+    failures: Vec<FailureView<'a>>,
+    #[serde(skip_serializing_if = "<[UnknownPath]>::is_empty")]
+    unknowns: &'a [UnknownPath],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<Source<'a>>,
+}
+
+/// A failing path, in the contract's key order (`expected` added last).
+#[derive(Serialize)]
+struct FailureView<'a> {
+    path: &'a str,
+    predicate: &'a str,
+    actual: &'a serde_json::Value,
+    message: &'a str,
+    expected: &'a str,
+}
+
+/// Where a resource was read from; `line` only when known.
+#[derive(Serialize)]
+struct Source<'a> {
+    file: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u64>,
+}
+
+impl<'a> Report<'a> {
+    fn from_outcome(outcome: &'a RunOutcome) -> Self {
+        let names: Vec<&str> = outcome.specs.iter().map(|s| s.name.as_str()).collect();
+        Report {
+            cloudspec_report: REPORT_VERSION,
+            spec: names.join(", "),
+            specs: outcome
+                .specs
+                .iter()
+                .map(|s| SpecRef {
+                    name: &s.name,
+                    file: &s.file,
+                })
+                .collect(),
+            collected_at: outcome.collected_at.as_deref(),
+            summary: Summary::from_outcome(outcome),
+            groups: outcome
+                .specs
+                .iter()
+                .flat_map(|spec| spec.groups.iter().map(move |g| Group::new(spec, g)))
+                .collect(),
+        }
+    }
+}
+
+impl Summary {
+    fn from_outcome(outcome: &RunOutcome) -> Self {
+        let s = outcome.summary();
+        Summary {
+            rules: s.rules,
+            pass: s.pass,
+            fail: s.fail,
+            skip: s.skip,
+            error: s.error,
+            unknown: s.unknown,
+            waived: s.waived,
+            resources_evaluated: s.resources_evaluated,
+        }
+    }
+}
+
+impl<'a> Group<'a> {
+    fn new(spec: &'a SpecOutcome, group: &'a GroupOutcome) -> Self {
+        Group {
+            name: &group.name,
+            spec: &spec.name,
+            spec_file: &spec.file,
+            rules: group.rules.iter().map(Rule::new).collect(),
+        }
+    }
+}
+
+impl<'a> Rule<'a> {
+    fn new(rule: &'a RuleOutcome) -> Self {
+        Rule {
+            name: &rule.name,
+            on: &rule.on,
+            status: rule.status,
+            // The contract: only a rule whose status is `error` carries the message.
+            error: match rule.status {
+                Status::Error => Some(rule.error.as_deref().unwrap_or("evaluation error")),
+                _ => None,
+            },
+            severity: rule.severity.as_deref(),
+            references: &rule.references,
+            remediation: rule.remediation.as_deref(),
+            location: &rule.location,
+            resources: sorted_resources(rule)
+                .into_iter()
+                .map(Resource::new)
+                .collect(),
+        }
+    }
+}
+
+impl<'a> Resource<'a> {
+    fn new(resource: &'a ResourceOutcome) -> Self {
+        Resource {
+            type_name: &resource.type_name,
+            id: &resource.id,
+            status: resource.status,
+            error: resource.error.as_deref(),
+            region: resource.region.as_deref(),
+            failures: resource.failures.iter().map(FailureView::new).collect(),
+            unknowns: &resource.unknowns,
+            notes: &resource.notes,
+            source: resource.source.as_ref().map(Source::new),
+        }
+    }
+}
+
+impl<'a> FailureView<'a> {
+    fn new(failure: &'a Failure) -> Self {
+        FailureView {
+            path: &failure.path,
+            predicate: &failure.predicate,
+            actual: &failure.actual,
+            message: &failure.message,
+            expected: &failure.expected,
+        }
+    }
+}
+
+impl<'a> Source<'a> {
+    fn new(source: &'a ResourceSource) -> Self {
+        Source {
+            file: &source.file,
+            line: source.line,
+        }
+    }
 }

@@ -1,5 +1,259 @@
-//! STUB
-use crate::outcome::RunOutcome;
-pub fn render(_outcome: &RunOutcome) -> String {
-    String::new()
+//! The JUnit XML report (`--format junit`), for CI servers' test reporters.
+//!
+//! One `<testsuite>` per group, one `<testcase>` per rule x resource in scope
+//! (`classname` = rule, `name` = resource id). A rule with no resource in scope is one
+//! skipped testcase named after the rule; a rule in `error` adds one testcase named after
+//! the rule whose `<error>` carries the rule's message. The output validates against the
+//! Jenkins xunit plugin's `junit-10.xsd` (`tests/fixtures/report/junit.xsd`).
+
+use std::time::Duration;
+
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+
+use super::{group_label, sorted_resources};
+use crate::outcome::{ResourceOutcome, RuleOutcome, RunOutcome, SpecOutcome, Status};
+
+/// The name of the `<testsuites>` element.
+const REPORT_NAME: &str = "cloudspec";
+
+/// Renders `outcome` as JUnit XML.
+pub fn render(outcome: &RunOutcome) -> String {
+    let mut report = Report::new(REPORT_NAME);
+    let mut total = Duration::ZERO;
+    for spec in &outcome.specs {
+        for group in &spec.groups {
+            let suite = group_suite(outcome, spec, &group.name, &group.rules);
+            total += suite.time.unwrap_or_default();
+            report.add_test_suite(suite);
+        }
+    }
+    report.set_time(total);
+    match report.to_string() {
+        Ok(xml) => finish(&xml),
+        // Writing to memory does not fail; should it, still hand CI a valid document.
+        Err(_) => format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+             <testsuites name=\"{REPORT_NAME}\" tests=\"0\" failures=\"0\" errors=\"0\"/>\n"
+        ),
+    }
+}
+
+/// One group as a `<testsuite>`: its rules' testcases, its spec file, and a `skipped` count.
+fn group_suite(
+    outcome: &RunOutcome,
+    spec: &SpecOutcome,
+    group: &str,
+    rules: &[RuleOutcome],
+) -> TestSuite {
+    let mut suite = TestSuite::new(group_label(outcome, &spec.name, group));
+    let mut time = Duration::ZERO;
+    for rule in rules {
+        time += seconds(rule.elapsed_secs);
+        suite.add_test_cases(rule_cases(rule));
+    }
+    suite.set_time(time);
+    let skipped = suite.disabled.to_string();
+    suite.extra.insert("skipped".into(), skipped.into());
+    suite.extra.insert("file".into(), spec.file.as_str().into());
+    suite
+}
+
+/// The testcases of one rule, sharing the rule's evaluation time equally.
+fn rule_cases(rule: &RuleOutcome) -> Vec<TestCase> {
+    let mut cases: Vec<TestCase> = sorted_resources(rule)
+        .into_iter()
+        .map(|resource| resource_case(rule, resource))
+        .collect();
+    if rule.status == Status::Error {
+        let message = rule
+            .error
+            .as_deref()
+            .unwrap_or("the rule could not be evaluated");
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+        status.set_message(message).set_type("error");
+        cases.push(named_case(rule, &rule.name, status));
+    } else if cases.is_empty() {
+        let mut status = TestCaseStatus::skipped();
+        status.set_message(format!("skip: no {} in scope", rule.on));
+        cases.push(named_case(rule, &rule.name, status));
+    }
+    let count = u32::try_from(cases.len()).unwrap_or(u32::MAX).max(1);
+    let share = seconds(rule.elapsed_secs) / count;
+    for case in &mut cases {
+        case.set_time(share);
+    }
+    cases
+}
+
+/// A testcase of `rule` named `name`.
+fn named_case(rule: &RuleOutcome, name: &str, status: TestCaseStatus) -> TestCase {
+    let mut case = TestCase::new(name, status);
+    case.set_classname(rule.name.as_str());
+    case
+}
+
+/// The testcase of one resource in scope of `rule`.
+fn resource_case(rule: &RuleOutcome, resource: &ResourceOutcome) -> TestCase {
+    named_case(rule, &resource.id, resource_status(rule, resource))
+}
+
+/// A resource's status in JUnit terms.
+fn resource_status(rule: &RuleOutcome, resource: &ResourceOutcome) -> TestCaseStatus {
+    match resource.status {
+        Status::Pass => TestCaseStatus::success(),
+        Status::Fail => failure_status(resource),
+        Status::Error => error_status(rule, resource),
+        Status::Unknown => skipped_status("unknown", &unknown_summary(resource), resource),
+        Status::Waived => skipped_status("waived", &waived_summary(resource), resource),
+        Status::Skip => skipped_status("skip", &notes_or(resource, "not evaluated"), resource),
+    }
+}
+
+/// `<failure>`: the first failure's message; the body lists every failing path.
+fn failure_status(resource: &ResourceOutcome) -> TestCaseStatus {
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+    let message = resource
+        .failures
+        .first()
+        .map_or("the resource does not comply", |f| f.message.as_str());
+    status.set_message(message).set_type("fail");
+    status.set_description(details(resource));
+    status
+}
+
+/// `<error>` for a resource whose data could not be loaded or evaluated: its own error,
+/// else its notes, else the rule's error.
+fn error_status(rule: &RuleOutcome, resource: &ResourceOutcome) -> TestCaseStatus {
+    let fallback = rule
+        .error
+        .as_deref()
+        .unwrap_or("the resource could not be evaluated");
+    let message = match &resource.error {
+        Some(error) => error.clone(),
+        None => notes_or(resource, fallback),
+    };
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+    status.set_message(message).set_type("error");
+    let body = details(resource);
+    if !body.is_empty() {
+        status.set_description(body);
+    }
+    status
+}
+
+/// `<skipped message="KIND: SUMMARY">`, with the details as body when there are any.
+fn skipped_status(kind: &str, summary: &str, resource: &ResourceOutcome) -> TestCaseStatus {
+    let mut status = TestCaseStatus::skipped();
+    status.set_message(format!("{kind}: {summary}"));
+    let body = details(resource);
+    if !body.is_empty() {
+        status.set_description(body);
+    }
+    status
+}
+
+/// The unknown paths of a resource on one line: `path (reason); ...`.
+fn unknown_summary(resource: &ResourceOutcome) -> String {
+    if resource.unknowns.is_empty() {
+        return notes_or(resource, "a value is not known");
+    }
+    resource
+        .unknowns
+        .iter()
+        .map(|u| format!("{} ({})", u.path, u.reason))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Why a resource is waived: its notes (the evaluator records the waiver there), else the
+/// waived failures' messages.
+fn waived_summary(resource: &ResourceOutcome) -> String {
+    if !resource.notes.is_empty() {
+        return resource.notes.join("; ");
+    }
+    let messages: Vec<&str> = resource
+        .failures
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    if messages.is_empty() {
+        "a waiver applies".to_string()
+    } else {
+        messages.join("; ")
+    }
+}
+
+/// The resource's notes joined, or `fallback` when it has none.
+fn notes_or(resource: &ResourceOutcome, fallback: &str) -> String {
+    if resource.notes.is_empty() {
+        fallback.to_string()
+    } else {
+        resource.notes.join("; ")
+    }
+}
+
+/// The body of a status element: type, id and source, then one line per failing path
+/// (expected and actual value), unknown path and note.
+fn details(resource: &ResourceOutcome) -> String {
+    let mut lines = Vec::new();
+    for failure in &resource.failures {
+        lines.push(format!(
+            "{}: {} (predicate: {}; expected: {}; actual: {})",
+            failure.path, failure.message, failure.predicate, failure.expected, failure.actual
+        ));
+    }
+    for unknown in &resource.unknowns {
+        lines.push(format!("{}: unknown ({})", unknown.path, unknown.reason));
+    }
+    for note in &resource.notes {
+        lines.push(format!("note: {note}"));
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut header = format!("{} {}", resource.type_name, resource.id);
+    if let Some(source) = &resource.source {
+        header.push_str(&format!(" ({}", source.file));
+        if let Some(line) = source.line {
+            header.push_str(&format!(":{line}"));
+        }
+        header.push(')');
+    }
+    lines.insert(0, header);
+    lines.join("\n")
+}
+
+/// Seconds as a [`Duration`]; negative, NaN or huge values count as zero.
+fn seconds(secs: f64) -> Duration {
+    Duration::try_from_secs_f64(secs).unwrap_or_default()
+}
+
+/// Drops the `disabled` attribute that quick-junit writes on every `<testsuite>`: the
+/// junit-10 schema does not know it, and the same count is in `skipped`. Element text
+/// escapes `<` and attribute values escape `"`, so a line starting with `<testsuite `
+/// is a start tag and ` disabled="` in it is the attribute.
+fn finish(xml: &str) -> String {
+    let mut out = String::with_capacity(xml.len() + 1);
+    for line in xml.lines() {
+        if line.trim_start().starts_with("<testsuite ") {
+            out.push_str(&without_disabled(line));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `line` without its ` disabled="N"` attribute.
+fn without_disabled(line: &str) -> String {
+    const ATTR: &str = " disabled=\"";
+    let Some(start) = line.find(ATTR) else {
+        return line.to_string();
+    };
+    let value_start = start + ATTR.len();
+    match line[value_start..].find('"') {
+        Some(len) => format!("{}{}", &line[..start], &line[value_start + len + 1..]),
+        None => line.to_string(),
+    }
 }

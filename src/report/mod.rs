@@ -6,7 +6,7 @@ pub mod json;
 pub mod junit;
 pub mod sarif;
 
-use crate::outcome::RunOutcome;
+use crate::outcome::{ResourceOutcome, RuleOutcome, RunOutcome, Status};
 
 /// The report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -48,5 +48,52 @@ pub fn render(format: Format, outcome: &RunOutcome, options: &RenderOptions) -> 
         Format::Json => json::render(outcome),
         Format::Junit => junit::render(outcome),
         Format::Sarif => sarif::render(outcome),
+    }
+}
+
+/// A rule's resources sorted by id, then type: reports sort again so that their output
+/// never depends on the order the evaluator happened to produce.
+pub(crate) fn sorted_resources(rule: &RuleOutcome) -> Vec<&ResourceOutcome> {
+    let mut resources: Vec<&ResourceOutcome> = rule.resources.iter().collect();
+    resources.sort_by(|a, b| (&a.id, &a.type_name).cmp(&(&b.id, &b.type_name)));
+    resources
+}
+
+/// How many of a rule's resources ended in each status.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct ResourceCounts {
+    pub pass: usize,
+    pub fail: usize,
+    pub unknown: usize,
+    pub skip: usize,
+    pub error: usize,
+    pub waived: usize,
+}
+
+impl ResourceCounts {
+    /// Counts `rule`'s resources per status.
+    pub(crate) fn of(rule: &RuleOutcome) -> ResourceCounts {
+        let mut counts = ResourceCounts::default();
+        for resource in &rule.resources {
+            match resource.status {
+                Status::Pass => counts.pass += 1,
+                Status::Fail => counts.fail += 1,
+                Status::Unknown => counts.unknown += 1,
+                Status::Skip => counts.skip += 1,
+                Status::Error => counts.error += 1,
+                Status::Waived => counts.waived += 1,
+            }
+        }
+        counts
+    }
+}
+
+/// The group's name as reports show it: prefixed with the spec's name when the run has
+/// several specs, so that equal group names in two specs stay apart.
+pub(crate) fn group_label(outcome: &RunOutcome, spec: &str, group: &str) -> String {
+    if outcome.specs.len() > 1 {
+        format!("{spec} / {group}")
+    } else {
+        group.to_string()
     }
 }

@@ -1,5 +1,515 @@
-//! STUB
-use crate::outcome::RunOutcome;
-pub fn render(_outcome: &RunOutcome) -> String {
-    String::new()
+//! The SARIF 2.1.0 report (`--format sarif`), for code-scanning dashboards.
+//!
+//! One run; `tool.driver.rules` holds one reporting descriptor per rule (id: a stable
+//! slug of group and rule); one `result` per failing resource (and per waived one, as a
+//! suppressed result), located at the rule in its spec file and, when the resource was
+//! read from a file, at the resource too. Rules in `error` and the run's warnings become
+//! tool execution notifications. Output is deterministic: no time, structs in a fixed
+//! key order.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::Serialize;
+
+use super::sorted_resources;
+use crate::outcome::{Location, ResourceOutcome, RuleOutcome, RunOutcome, Status};
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+const SARIF_VERSION: &str = "2.1.0";
+/// The key of the fingerprint in `partialFingerprints`.
+const FINGERPRINT_KEY: &str = "cloudspecResource/v1";
+/// The longest slug of a group or rule name in a rule id.
+const MAX_SLUG: usize = 60;
+
+/// Renders `outcome` as a SARIF 2.1.0 log.
+pub fn render(outcome: &RunOutcome) -> String {
+    let log = Log {
+        schema: SCHEMA,
+        version: SARIF_VERSION,
+        runs: [Run::new(outcome)],
+    };
+    match serde_json::to_string_pretty(&log) {
+        Ok(mut text) => {
+            text.push('\n');
+            text
+        }
+        // Unreachable with these types; a report is never worth a panic.
+        Err(err) => format!(
+            "{{\"$schema\": \"{SCHEMA}\", \"version\": \"{SARIF_VERSION}\", \"runs\": [], \
+             \"properties\": {{\"error\": {}}}}}\n",
+            serde_json::Value::String(err.to_string())
+        ),
+    }
+}
+
+#[derive(Serialize)]
+struct Log {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run {
+    tool: Tool,
+    invocations: [Invocation; 1],
+    results: Vec<SarifResult>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    properties: Option<RunProperties>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RunProperties {
+    collected_at: String,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    information_uri: Option<&'static str>,
+    rules: Vec<Descriptor>,
+}
+
+/// A `reportingDescriptor`: one rule.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Descriptor {
+    id: String,
+    name: String,
+    short_description: Message,
+    full_description: Message,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<Message>,
+    default_configuration: Configuration,
+    properties: DescriptorProperties,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct DescriptorProperties {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    severity: Option<String>,
+    /// GitHub code scanning ranks security results by this CVSS-like score.
+    #[serde(rename = "security-severity", skip_serializing_if = "Option::is_none")]
+    security_severity: Option<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    references: Vec<String>,
+    tags: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Message {
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult {
+    rule_id: String,
+    rule_index: usize,
+    level: &'static str,
+    message: Message,
+    locations: Vec<SarifLocation>,
+    partial_fingerprints: BTreeMap<&'static str, String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<Suppression>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifLocation {
+    physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    logical_locations: Vec<LogicalLocation>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region: Option<Region>,
+}
+
+#[derive(Serialize)]
+struct ArtifactLocation {
+    uri: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start_column: Option<u64>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LogicalLocation {
+    name: String,
+    fully_qualified_name: String,
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct Suppression {
+    kind: &'static str,
+    justification: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_execution_notifications: Vec<Notification>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Notification {
+    level: &'static str,
+    message: Message,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    locations: Vec<SarifLocation>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    associated_rule: Option<RuleReference>,
+}
+
+#[derive(Serialize)]
+struct RuleReference {
+    id: String,
+    index: usize,
+}
+
+/// A rule with the group it belongs to and its SARIF id and index.
+struct IndexedRule<'a> {
+    group: &'a str,
+    rule: &'a RuleOutcome,
+    id: String,
+    index: usize,
+}
+
+impl Run {
+    fn new(outcome: &RunOutcome) -> Run {
+        let rules = indexed_rules(outcome);
+        Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "cloudspec",
+                    version: env!("CARGO_PKG_VERSION"),
+                    information_uri: information_uri(),
+                    rules: rules.iter().map(descriptor).collect(),
+                },
+            },
+            invocations: [invocation(outcome, &rules)],
+            results: rules.iter().flat_map(rule_results).collect(),
+            properties: outcome.collected_at.as_ref().map(|at| RunProperties {
+                collected_at: at.clone(),
+            }),
+        }
+    }
+}
+
+/// The project's web address, when the package declares one.
+fn information_uri() -> Option<&'static str> {
+    [env!("CARGO_PKG_HOMEPAGE"), env!("CARGO_PKG_REPOSITORY")]
+        .into_iter()
+        .find(|uri| !uri.is_empty())
+}
+
+/// Every rule of the run in order, with a unique id.
+fn indexed_rules(outcome: &RunOutcome) -> Vec<IndexedRule<'_>> {
+    let mut taken = HashSet::new();
+    outcome
+        .rules()
+        .enumerate()
+        .map(|(index, (_, group, rule))| IndexedRule {
+            group: &group.name,
+            rule,
+            id: unique_id(&mut taken, &group.name, &rule.name),
+            index,
+        })
+        .collect()
+}
+
+/// `group-slug/rule-slug`, with `-2`, `-3`... appended when already taken.
+fn unique_id(taken: &mut HashSet<String>, group: &str, rule: &str) -> String {
+    let base = format!("{}/{}", slug(group, "group"), slug(rule, "rule"));
+    let mut id = base.clone();
+    let mut n = 2;
+    while !taken.insert(id.clone()) {
+        id = format!("{base}-{n}");
+        n += 1;
+    }
+    id
+}
+
+/// Lower-case ASCII letters and digits, every other run of characters one `-`, at most
+/// [`MAX_SLUG`] characters; `fallback` when nothing is left.
+fn slug(text: &str, fallback: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.truncate(MAX_SLUG);
+    let out = out.trim_end_matches('-');
+    if out.is_empty() {
+        fallback.to_string()
+    } else {
+        out.to_string()
+    }
+}
+
+fn descriptor(entry: &IndexedRule<'_>) -> Descriptor {
+    let rule = entry.rule;
+    let mut tags = vec![entry.group.to_string()];
+    if !tags.contains(&rule.on) {
+        tags.push(rule.on.clone());
+    }
+    Descriptor {
+        id: entry.id.clone(),
+        name: rule.name.clone(),
+        short_description: Message {
+            text: rule.name.clone(),
+        },
+        full_description: Message {
+            text: if rule.text.is_empty() {
+                rule.name.clone()
+            } else {
+                rule.text.clone()
+            },
+        },
+        help: rule
+            .remediation
+            .as_ref()
+            .map(|text| Message { text: text.clone() }),
+        default_configuration: Configuration {
+            level: level(rule.severity.as_deref()),
+        },
+        properties: DescriptorProperties {
+            severity: rule.severity.clone(),
+            security_severity: security_severity(rule.severity.as_deref()),
+            references: rule.references.clone(),
+            tags,
+        },
+    }
+}
+
+/// SARIF level from the rule's severity: critical and high are errors, medium a
+/// warning, low a note; none or an unrecognised one a warning.
+fn level(severity: Option<&str>) -> &'static str {
+    match severity.map(str::to_ascii_lowercase).as_deref() {
+        Some("critical" | "high") => "error",
+        Some("low" | "info" | "informational") => "note",
+        _ => "warning",
+    }
+}
+
+/// The `security-severity` score GitHub code scanning reads, from the rule's severity.
+fn security_severity(severity: Option<&str>) -> Option<&'static str> {
+    match severity.map(str::to_ascii_lowercase).as_deref() {
+        Some("critical") => Some("9.5"),
+        Some("high") => Some("8.0"),
+        Some("medium") => Some("5.5"),
+        Some("low") => Some("3.0"),
+        _ => None,
+    }
+}
+
+/// One result per failing or waived resource of the rule.
+fn rule_results(entry: &IndexedRule<'_>) -> Vec<SarifResult> {
+    sorted_resources(entry.rule)
+        .into_iter()
+        .filter(|r| matches!(r.status, Status::Fail | Status::Waived))
+        .map(|resource| result(entry, resource))
+        .collect()
+}
+
+fn result(entry: &IndexedRule<'_>, resource: &ResourceOutcome) -> SarifResult {
+    let mut rule_location = spec_location(&entry.rule.location);
+    rule_location.logical_locations.push(LogicalLocation {
+        name: resource.id.clone(),
+        fully_qualified_name: format!("{}/{}", resource.type_name, resource.id),
+        kind: "resource",
+    });
+    let mut locations = vec![rule_location];
+    locations.extend(source_location(resource));
+    let mut fingerprints = BTreeMap::new();
+    fingerprints.insert(FINGERPRINT_KEY, fingerprint(&entry.id, resource));
+    SarifResult {
+        rule_id: entry.id.clone(),
+        rule_index: entry.index,
+        level: level(entry.rule.severity.as_deref()),
+        message: Message {
+            text: result_message(entry.rule, resource),
+        },
+        locations,
+        partial_fingerprints: fingerprints,
+        suppressions: suppressions(resource),
+    }
+}
+
+/// `TYPE ID does not comply with "RULE": PATH: MESSAGE; PATH: MESSAGE`.
+fn result_message(rule: &RuleOutcome, resource: &ResourceOutcome) -> String {
+    let mut text = format!(
+        "{} {} does not comply with \"{}\"",
+        resource.type_name, resource.id, rule.name
+    );
+    let messages: Vec<String> = resource
+        .failures
+        .iter()
+        .map(|f| format!("{}: {}", f.path, f.message))
+        .collect();
+    if !messages.is_empty() {
+        text.push_str(": ");
+        text.push_str(&messages.join("; "));
+    }
+    text
+}
+
+/// A waived resource's result is suppressed externally, with the waiver as justification.
+fn suppressions(resource: &ResourceOutcome) -> Vec<Suppression> {
+    if resource.status != Status::Waived {
+        return Vec::new();
+    }
+    let justification = if resource.notes.is_empty() {
+        "waived".to_string()
+    } else {
+        resource.notes.join("; ")
+    };
+    vec![Suppression {
+        kind: "external",
+        justification,
+    }]
+}
+
+/// The rule's position in its spec file.
+fn spec_location(location: &Location) -> SarifLocation {
+    let region = (location.line >= 1).then(|| Region {
+        start_line: location.line as u64,
+        start_column: (location.column >= 1).then_some(location.column as u64),
+    });
+    SarifLocation {
+        physical_location: PhysicalLocation {
+            artifact_location: ArtifactLocation {
+                uri: path_to_uri(&location.file),
+            },
+            region,
+        },
+        logical_locations: Vec::new(),
+    }
+}
+
+/// Where the resource was read from, when it came from a file.
+fn source_location(resource: &ResourceOutcome) -> Option<SarifLocation> {
+    let source = resource.source.as_ref()?;
+    Some(SarifLocation {
+        physical_location: PhysicalLocation {
+            artifact_location: ArtifactLocation {
+                uri: path_to_uri(&source.file),
+            },
+            region: source.line.filter(|line| *line >= 1).map(|line| Region {
+                start_line: line,
+                start_column: None,
+            }),
+        },
+        logical_locations: Vec::new(),
+    })
+}
+
+/// A path as given on the command line as a URI reference: `/` separators, bytes other
+/// than unreserved ones percent-encoded; an absolute path becomes a `file://` URI.
+fn path_to_uri(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let encoded: String = path.bytes().map(encode_byte).collect();
+    if path.starts_with('/') {
+        format!("file://{encoded}")
+    } else if path.as_bytes().get(1) == Some(&b':') {
+        // A Windows drive path such as `C:/specs/prod.cs`.
+        format!("file:///{encoded}")
+    } else {
+        encoded
+    }
+}
+
+fn encode_byte(byte: u8) -> String {
+    if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/') {
+        char::from(byte).to_string()
+    } else {
+        format!("%{byte:02X}")
+    }
+}
+
+/// A stable fingerprint of rule id and resource: 64-bit FNV-1a, as 16 hex digits.
+fn fingerprint(rule_id: &str, resource: &ResourceOutcome) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in [rule_id, &resource.type_name, &resource.id] {
+        for byte in part.bytes().chain(std::iter::once(0)) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}
+
+/// The run's invocation: unsuccessful when a rule is in `error`; each such rule and each
+/// warning of the run a notification.
+fn invocation(outcome: &RunOutcome, rules: &[IndexedRule<'_>]) -> Invocation {
+    let mut notifications: Vec<Notification> = rules
+        .iter()
+        .filter(|entry| entry.rule.status == Status::Error)
+        .map(error_notification)
+        .collect();
+    notifications.extend(outcome.warnings.iter().map(|warning| Notification {
+        level: "warning",
+        message: Message {
+            text: warning.clone(),
+        },
+        locations: Vec::new(),
+        associated_rule: None,
+    }));
+    Invocation {
+        execution_successful: rules.iter().all(|e| e.rule.status != Status::Error),
+        tool_execution_notifications: notifications,
+    }
+}
+
+fn error_notification(entry: &IndexedRule<'_>) -> Notification {
+    let why = entry
+        .rule
+        .error
+        .as_deref()
+        .unwrap_or("the rule could not be evaluated");
+    Notification {
+        level: "error",
+        message: Message {
+            text: format!("\"{}\" could not be evaluated: {why}", entry.rule.name),
+        },
+        locations: vec![spec_location(&entry.rule.location)],
+        associated_rule: Some(RuleReference {
+            id: entry.id.clone(),
+            index: entry.index,
+        }),
+    }
 }

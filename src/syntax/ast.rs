@@ -92,7 +92,12 @@ pub enum Severity {
 }
 
 impl Severity {
-    pub const ALL: [Severity; 4] = [Severity::Low, Severity::Medium, Severity::High, Severity::Critical];
+    pub const ALL: [Severity; 4] = [
+        Severity::Low,
+        Severity::Medium,
+        Severity::High,
+        Severity::Critical,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -105,7 +110,9 @@ impl Severity {
 
     /// Case-insensitive.
     pub fn parse(s: &str) -> Option<Severity> {
-        Severity::ALL.into_iter().find(|sev| sev.as_str().eq_ignore_ascii_case(s))
+        Severity::ALL
+            .into_iter()
+            .find(|sev| sev.as_str().eq_ignore_ascii_case(s))
     }
 }
 

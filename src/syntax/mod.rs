@@ -1,8 +1,16 @@
 //! Text to AST: the pest grammar (`grammar/cloudspec.pest`), the parser that builds the
 //! typed [`ast`], and the formatter that prints an AST back in canonical layout.
+//!
+//! - [`parse`] never panics; every problem comes back as a [`Diagnostic`](crate::diagnostic::Diagnostic).
+//! - [`format::format`] prints a parsed spec in canonical layout, keeping comments.
+//! - [`predicates::PREDICATES`] is the table of every predicate, its spellings and operands.
 
 pub mod ast;
-mod parser;
+mod errors;
 pub mod format;
+mod grammar;
+pub mod lexer;
+mod parser;
+pub mod predicates;
 
 pub use parser::{parse, Parsed};

@@ -1,16 +1,645 @@
-//! STUB: pest parse tree to AST, with every error as a Diagnostic.
-use super::ast::Spec;
-use crate::diagnostic::Diagnostic;
+//! Text to AST: runs the pest grammar, then builds the typed [`ast`](super::ast) from the
+//! parse tree and reports every semantic problem (duplicates, bad operands, bad escapes,
+//! numbers out of range) as a [`Diagnostic`]. Pest types never leave this module.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+use super::ast::{
+    Group, Literal, MemberPath, Predicate, PredicateKind, Quantifier, Rule, Severity, Span,
+    Spanned, Spec, Statement, Tail,
+};
+use super::errors;
+use super::grammar::{CloudSpecParser, Rule as G};
+use super::lexer;
+use super::predicates::{spec_of, Operands};
+use crate::diagnostic::{line_col, Diagnostic};
 
 /// The result of parsing one file: the tree (when the structure could be recovered) and
 /// every problem found.
+///
+/// `spec` is `Some` whenever the text matched the grammar, even if a semantic error (a
+/// duplicate rule name, a bad escape, an operand of the wrong type) was found: check
+/// [`Parsed::has_errors`] or use [`Parsed::ok`] before evaluating.
 #[derive(Debug, Clone)]
 pub struct Parsed {
     pub spec: Option<Spec>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Parsed {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The tree, only when the file has no errors.
+    pub fn ok(&self) -> Option<&Spec> {
+        if self.has_errors() {
+            None
+        } else {
+            self.spec.as_ref()
+        }
+    }
+}
+
 /// Parses a `.cloudspec` source text. Never panics.
-pub fn parse(_source: &str) -> Parsed {
-    Parsed { spec: None, diagnostics: vec![] }
+pub fn parse(source: &str) -> Parsed {
+    if let Some(diag) = lexer::nesting_error(source) {
+        return Parsed {
+            spec: None,
+            diagnostics: vec![diag],
+        };
+    }
+    match CloudSpecParser::parse(G::file, source) {
+        Ok(mut pairs) => {
+            let mut builder = Builder {
+                source,
+                diags: Vec::new(),
+            };
+            let spec = pairs.next().and_then(|file| builder.file(file));
+            if spec.is_none() && !builder.diags.iter().any(Diagnostic::is_error) {
+                builder.diags.push(Diagnostic::error(
+                    "syntax",
+                    "the file could not be read as a spec",
+                    Span::new(0, 0),
+                ));
+            }
+            if let Some(spec) = &spec {
+                builder.check_duplicates(spec);
+            }
+            let mut diagnostics = builder.diags;
+            diagnostics.sort_by_key(|d| d.span.start);
+            Parsed { spec, diagnostics }
+        }
+        Err(error) => {
+            let syntax = errors::syntax_error(source, &error);
+            let mut diagnostics =
+                lexer::string_errors_before(source, syntax.span.end.max(syntax.span.start + 1));
+            diagnostics.push(syntax);
+            diagnostics.sort_by_key(|d| d.span.start);
+            Parsed {
+                spec: None,
+                diagnostics,
+            }
+        }
+    }
+}
+
+fn span_of(pair: &Pair<'_, G>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+/// Builds the AST from a successful parse, collecting semantic diagnostics.
+struct Builder<'s> {
+    source: &'s str,
+    diags: Vec<Diagnostic>,
+}
+
+impl<'s> Builder<'s> {
+    fn file(&mut self, pair: Pair<'s, G>) -> Option<Spec> {
+        let mut description = None;
+        let mut groups = Vec::new();
+        let mut start = None;
+        for inner in pair.into_inner() {
+            match inner.as_rule() {
+                G::spec_clause => {
+                    start = Some(span_of(&inner).start);
+                    description = inner
+                        .into_inner()
+                        .find(|p| p.as_rule() == G::string)
+                        .map(|p| self.string(p));
+                }
+                G::group => groups.push(self.group(inner)?),
+                _ => {}
+            }
+        }
+        let end = groups.last().map_or(0, |g: &Group| g.span.end);
+        let start = start.unwrap_or(0);
+        Some(Spec {
+            description: description?,
+            groups,
+            span: Span::new(start, end.max(start)),
+        })
+    }
+
+    fn group(&mut self, pair: Pair<'s, G>) -> Option<Group> {
+        let span = span_of(&pair);
+        let mut name = None;
+        let mut rules = Vec::new();
+        for inner in pair.into_inner() {
+            match inner.as_rule() {
+                G::string => name = Some(self.string(inner)),
+                G::rule => rules.push(self.rule(inner)?),
+                _ => {}
+            }
+        }
+        Some(Group {
+            name: name?,
+            rules,
+            span,
+        })
+    }
+
+    fn rule(&mut self, pair: Pair<'s, G>) -> Option<Rule> {
+        let span = span_of(&pair);
+        let mut name = None;
+        let mut severity: Option<Spanned<Severity>> = None;
+        let mut remediation: Option<Spanned<String>> = None;
+        let mut references = Vec::new();
+        let mut on = None;
+        let mut with = Vec::new();
+        let mut assert = Vec::new();
+        for inner in pair.into_inner() {
+            match inner.as_rule() {
+                G::string => name = Some(self.string(inner)),
+                G::severity => {
+                    let value = self.severity(inner);
+                    if let (Some(first), Some(second)) = (&severity, &value) {
+                        self.duplicate_metadata("Severity", first.span, second.span);
+                    } else if severity.is_none() {
+                        severity = value;
+                    }
+                }
+                G::remediation => {
+                    let value = self.string_child(inner);
+                    if let (Some(first), Some(second)) = (&remediation, &value) {
+                        self.duplicate_metadata("Remediation", first.span, second.span);
+                    } else if remediation.is_none() {
+                        remediation = value;
+                    }
+                }
+                G::reference => references.extend(self.string_child(inner)),
+                G::on_clause => {
+                    on = inner
+                        .into_inner()
+                        .find(|p| p.as_rule() == G::resource_ref)
+                        .map(|p| Spanned::new(p.as_str().to_string(), span_of(&p)));
+                }
+                G::with_clause => with = self.statements(inner)?,
+                G::assert_clause => assert = self.statements(inner)?,
+                _ => {}
+            }
+        }
+        Some(Rule {
+            name: name?,
+            severity,
+            references,
+            remediation,
+            on: on?,
+            with,
+            assert,
+            span,
+        })
+    }
+
+    /// `Severity high`: the span covers the whole line.
+    fn severity(&mut self, pair: Pair<'s, G>) -> Option<Spanned<Severity>> {
+        let span = span_of(&pair);
+        let level = pair
+            .into_inner()
+            .find(|p| p.as_rule() == G::severity_level)?;
+        match Severity::parse(level.as_str()) {
+            Some(sev) => Some(Spanned::new(sev, span)),
+            None => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "unknown-severity",
+                        format!("unknown severity \"{}\"", level.as_str()),
+                        span_of(&level),
+                    )
+                    .with_label("not a severity")
+                    .with_help("the severities are low, medium, high and critical"),
+                );
+                None
+            }
+        }
+    }
+
+    fn duplicate_metadata(&mut self, what: &str, first: Span, second: Span) {
+        let (line, _) = line_col(self.source, first.start);
+        self.diags.push(
+            Diagnostic::error(
+                "duplicate-metadata",
+                format!("a rule has at most one \"{what}\" line"),
+                second,
+            )
+            .with_label(format!("\"{what}\" was already given on line {line}"))
+            .with_help(format!(
+                "keep one \"{what}\" line; \"Reference\" is the only metadata that may repeat"
+            )),
+        );
+    }
+
+    /// The decoded string child of `pair` (`Remediation "..."`, `Reference "..."`).
+    fn string_child(&mut self, pair: Pair<'s, G>) -> Option<Spanned<String>> {
+        pair.into_inner()
+            .find(|p| p.as_rule() == G::string)
+            .map(|p| self.string(p))
+    }
+
+    /// Every statement among `pair`'s children.
+    fn statements(&mut self, pair: Pair<'s, G>) -> Option<Vec<Statement>> {
+        pair.into_inner()
+            .filter(|p| p.as_rule() == G::statement)
+            .map(|p| self.statement(p))
+            .collect()
+    }
+
+    fn statement(&mut self, pair: Pair<'s, G>) -> Option<Statement> {
+        let span = span_of(&pair);
+        let mut quantifier = None;
+        let mut body = None;
+        for inner in pair.into_inner() {
+            match inner.as_rule() {
+                G::quantifier => {
+                    quantifier = Some(Spanned::new(quantifier_of(inner.as_str()), span_of(&inner)))
+                }
+                G::association | G::property => body = Some(inner),
+                _ => {}
+            }
+        }
+        let body = body?;
+        let (path, tail) = if body.as_rule() == G::association {
+            self.association(body)?
+        } else {
+            self.property(body)?
+        };
+        Some(Statement {
+            quantifier,
+            path,
+            tail,
+            span,
+        })
+    }
+
+    fn association(&mut self, pair: Pair<'s, G>) -> Option<(MemberPath, Tail)> {
+        let mut marker = None;
+        let mut name = None;
+        let mut tail = None;
+        for inner in pair.into_inner() {
+            match inner.as_rule() {
+                G::assoc_marker => marker = Some(span_of(&inner)),
+                G::member_name => {
+                    name = Some(Spanned::new(inner.as_str().to_string(), span_of(&inner)))
+                }
+                G::association_body => {
+                    let nested = inner.into_inner().find(|p| p.as_rule() == G::nested)?;
+                    tail = Some(Tail::Nested(self.statements(nested)?));
+                }
+                _ => {}
+            }
+        }
+        Some((
+            MemberPath {
+                association: marker,
+                name: name?,
+                keys: Vec::new(),
+            },
+            tail?,
+        ))
+    }
+
+    fn property(&mut self, pair: Pair<'s, G>) -> Option<(MemberPath, Tail)> {
+        let mut name = None;
+        let mut keys = Vec::new();
+        let mut tail = None;
+        for inner in pair.into_inner() {
+            match inner.as_rule() {
+                G::member_name => {
+                    name = Some(Spanned::new(inner.as_str().to_string(), span_of(&inner)))
+                }
+                G::key => keys.extend(self.string_child(inner)),
+                G::nested => tail = Some(Tail::Nested(self.statements(inner)?)),
+                G::predicate => tail = Some(Tail::Predicate(self.predicate(inner)?)),
+                _ => {}
+            }
+        }
+        Some((
+            MemberPath {
+                association: None,
+                name: name?,
+                keys,
+            },
+            tail?,
+        ))
+    }
+
+    fn predicate(&mut self, pair: Pair<'s, G>) -> Option<Predicate> {
+        let span = span_of(&pair);
+        let mut words: Vec<String> = Vec::new();
+        let mut kind = None;
+        let mut operands = Vec::new();
+        for inner in pair.into_inner() {
+            if inner.as_rule() == G::kw_is {
+                words.push(inner.as_str().to_ascii_lowercase());
+                continue;
+            }
+            kind = predicate_kind(inner.as_rule());
+            for part in inner.into_inner() {
+                match part.as_rule() {
+                    G::literal => operands.push(self.literal(part)?),
+                    G::w_and => {}
+                    _ => words.push(part.as_str().to_ascii_lowercase()),
+                }
+            }
+        }
+        let predicate = Predicate {
+            kind: kind?,
+            operands,
+            words: words.join(" "),
+            span,
+        };
+        self.check_operands(&predicate);
+        Some(predicate)
+    }
+
+    fn literal(&mut self, pair: Pair<'s, G>) -> Option<Literal> {
+        let inner = pair.into_inner().next()?;
+        let span = span_of(&inner);
+        Some(match inner.as_rule() {
+            G::string => Literal::Str(self.string(inner)),
+            G::number => self.number(inner.as_str(), span),
+            G::boolean => Literal::Bool(Spanned::new(
+                inner.as_str().eq_ignore_ascii_case("true"),
+                span,
+            )),
+            G::list => {
+                let items = inner
+                    .into_inner()
+                    .filter(|p| p.as_rule() == G::literal)
+                    .map(|p| self.literal(p))
+                    .collect::<Option<Vec<_>>>()?;
+                Literal::List(Spanned::new(items, span))
+            }
+            G::container => {
+                let entries = inner
+                    .into_inner()
+                    .filter(|p| p.as_rule() == G::entry)
+                    .map(|p| self.entry(p))
+                    .collect::<Option<Vec<_>>>()?;
+                Literal::Container(Spanned::new(entries, span))
+            }
+            _ => return None,
+        })
+    }
+
+    fn entry(&mut self, pair: Pair<'s, G>) -> Option<(Spanned<String>, Literal)> {
+        let mut name = None;
+        let mut value = None;
+        for inner in pair.into_inner() {
+            match inner.as_rule() {
+                G::member_name => {
+                    name = Some(Spanned::new(inner.as_str().to_string(), span_of(&inner)))
+                }
+                G::literal => value = self.literal(inner),
+                _ => {}
+            }
+        }
+        Some((name?, value?))
+    }
+
+    /// An integer (i64) or a decimal (f64); out-of-range values are reported, never a panic.
+    fn number(&mut self, text: &str, span: Span) -> Literal {
+        let is_decimal = text.contains(['.', 'e', 'E']);
+        if is_decimal {
+            match text.parse::<f64>() {
+                Ok(v) if v.is_finite() => return Literal::Float(Spanned::new(v, span)),
+                _ => self.diags.push(
+                    Diagnostic::error(
+                        "number-out-of-range",
+                        format!("the number {text} is too large"),
+                        span,
+                    )
+                    .with_label("out of range")
+                    .with_help("decimals must fit in a 64-bit float (about ±1.8e308)"),
+                ),
+            }
+            return Literal::Float(Spanned::new(0.0, span));
+        }
+        match text.parse::<i64>() {
+            Ok(v) => Literal::Int(Spanned::new(v, span)),
+            Err(_) => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "number-out-of-range",
+                        format!("the integer {text} does not fit in 64 bits"),
+                        span,
+                    )
+                    .with_label("out of range")
+                    .with_help("integers range from -9223372036854775808 to 9223372036854775807; write a decimal (e.g. 1e20) for larger values"),
+                );
+                Literal::Int(Spanned::new(0, span))
+            }
+        }
+    }
+
+    fn string(&mut self, pair: Pair<'s, G>) -> Spanned<String> {
+        let span = span_of(&pair);
+        let (text, diags) = lexer::decode_string(pair.as_str(), span.start);
+        self.diags.extend(diags);
+        Spanned::new(text, span)
+    }
+
+    /// Reports operands that do not fit the predicate (see [`Operands`]).
+    fn check_operands(&mut self, predicate: &Predicate) {
+        let shape = spec_of(predicate.kind).operands;
+        for operand in &predicate.operands {
+            if let Some(problem) = operand_problem(shape, operand) {
+                let words = if predicate.words.is_empty() {
+                    "this predicate"
+                } else {
+                    predicate.words.as_str()
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        "invalid-operand",
+                        format!("\"{words}\" needs {}, found {problem}", shape.describe()),
+                        operand.span(),
+                    )
+                    .with_label(format!("expected {}", shape.describe()))
+                    .with_help(operand_help(predicate.kind, shape)),
+                );
+            }
+        }
+        if let [lo, hi] = predicate.operands.as_slice() {
+            if let (Some(a), Some(b)) = (number_value(lo), number_value(hi)) {
+                if a > b {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "invalid-operand",
+                            "the lower bound of \"between\" is greater than the upper bound",
+                            lo.span().join(hi.span()),
+                        )
+                        .with_label("this range holds no number")
+                        .with_help("write the smaller number first: between 10 and 100"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Duplicate group names in the file and duplicate rule names in a group.
+    fn check_duplicates(&mut self, spec: &Spec) {
+        let mut groups: HashMap<&str, Span> = HashMap::new();
+        for group in &spec.groups {
+            if let Some(first) = groups.get(group.name.value.as_str()) {
+                self.duplicate("duplicate-group", "group", &group.name, *first, "group names must be unique in a file (reports key on them); rename one of the groups");
+            } else {
+                groups.insert(&group.name.value, group.name.span);
+            }
+            let mut rules: HashMap<&str, Span> = HashMap::new();
+            for rule in &group.rules {
+                if let Some(first) = rules.get(rule.name.value.as_str()) {
+                    self.duplicate("duplicate-rule", "rule", &rule.name, *first, "rule names must be unique in a group (reports key on them); rename one of the rules");
+                } else {
+                    rules.insert(&rule.name.value, rule.name.span);
+                }
+            }
+        }
+    }
+
+    fn duplicate(
+        &mut self,
+        code: &'static str,
+        what: &str,
+        name: &Spanned<String>,
+        first: Span,
+        help: &str,
+    ) {
+        let (line, _) = line_col(self.source, first.start);
+        self.diags.push(
+            Diagnostic::error(
+                code,
+                format!("{what} \"{}\" is defined twice", name.value),
+                name.span,
+            )
+            .with_label(format!("first defined on line {line}"))
+            .with_help(help.to_string()),
+        );
+    }
+}
+
+/// The one table from grammar rule to predicate kind.
+fn predicate_kind(r: G) -> Option<PredicateKind> {
+    Some(match r {
+        G::p_null => PredicateKind::Null,
+        G::p_not_null => PredicateKind::NotNull,
+        G::p_eq => PredicateKind::Eq,
+        G::p_ne => PredicateKind::Ne,
+        G::p_within => PredicateKind::Within,
+        G::p_not_within => PredicateKind::NotWithin,
+        G::p_gt => PredicateKind::Gt,
+        G::p_gte => PredicateKind::Gte,
+        G::p_lt => PredicateKind::Lt,
+        G::p_lte => PredicateKind::Lte,
+        G::p_between => PredicateKind::Between,
+        G::p_empty => PredicateKind::Empty,
+        G::p_not_empty => PredicateKind::NotEmpty,
+        G::p_starts_with => PredicateKind::StartsWith,
+        G::p_not_starts_with => PredicateKind::NotStartsWith,
+        G::p_ends_with => PredicateKind::EndsWith,
+        G::p_not_ends_with => PredicateKind::NotEndsWith,
+        G::p_contains => PredicateKind::Contains,
+        G::p_not_contains => PredicateKind::NotContains,
+        G::p_ip_gt => PredicateKind::IpGt,
+        G::p_ip_gte => PredicateKind::IpGte,
+        G::p_ip_lt => PredicateKind::IpLt,
+        G::p_ip_lte => PredicateKind::IpLte,
+        G::p_in_network => PredicateKind::InNetwork,
+        G::p_not_in_network => PredicateKind::NotInNetwork,
+        G::p_ipv4 => PredicateKind::Ipv4,
+        G::p_ipv6 => PredicateKind::Ipv6,
+        G::p_true => PredicateKind::True,
+        G::p_false => PredicateKind::False,
+        _ => return None,
+    })
+}
+
+fn quantifier_of(word: &str) -> Quantifier {
+    match word.to_ascii_lowercase().as_str() {
+        "any" | "some" => Quantifier::Any,
+        "no" | "none" => Quantifier::No,
+        _ => Quantifier::Every,
+    }
+}
+
+/// What is wrong with `operand` for `shape` (`None`: it fits).
+fn operand_problem(shape: Operands, operand: &Literal) -> Option<String> {
+    let fits = match (shape, operand) {
+        (Operands::None, _) => false,
+        (Operands::Value, _) => true,
+        (Operands::Number | Operands::TwoNumbers, Literal::Int(_) | Literal::Float(_)) => true,
+        (Operands::Text, Literal::Str(_)) => true,
+        (Operands::List, Literal::List(_)) => true,
+        (Operands::IpAddress, Literal::Str(s)) => {
+            return s.value.parse::<IpAddr>().is_err().then(|| {
+                format!("\"{}\", which is not an IP address (a CIDR block is not an operand of an ordering)", s.value)
+            });
+        }
+        (Operands::Network, Literal::Str(s)) => {
+            return (!is_ip_or_cidr(&s.value))
+                .then(|| format!("\"{}\", which is not a CIDR block", s.value));
+        }
+        _ => false,
+    };
+    (!fits).then(|| describe_literal(operand).to_string())
+}
+
+/// `10.0.0.1`, `::1`, `10.0.0.0/8`, `fd00::/8`.
+fn is_ip_or_cidr(text: &str) -> bool {
+    let (addr, prefix) = match text.split_once('/') {
+        Some((a, p)) => (a, Some(p)),
+        None => (text, None),
+    };
+    let Ok(ip) = addr.parse::<IpAddr>() else {
+        return false;
+    };
+    let max = if ip.is_ipv4() { 32 } else { 128 };
+    prefix.is_none_or(|p| {
+        p.parse::<u8>().is_ok_and(|n| n <= max) && p.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+fn number_value(literal: &Literal) -> Option<f64> {
+    match literal {
+        Literal::Int(i) => Some(i.value as f64),
+        Literal::Float(f) => Some(f.value),
+        _ => None,
+    }
+}
+
+fn describe_literal(literal: &Literal) -> &'static str {
+    match literal {
+        Literal::Str(_) => "a string",
+        Literal::Int(_) => "an integer",
+        Literal::Float(_) => "a decimal",
+        Literal::Bool(_) => "a boolean",
+        Literal::List(_) => "a list",
+        Literal::Container(_) => "a container",
+    }
+}
+
+fn operand_help(kind: PredicateKind, shape: Operands) -> String {
+    match (kind, shape) {
+        (PredicateKind::Gt | PredicateKind::Gte | PredicateKind::Lt | PredicateKind::Lte, _) => {
+            "numbers are written without quotes (size greater than 50); to compare IP addresses add \"ip\": > ip \"10.0.0.1\"".into()
+        }
+        (PredicateKind::Within | PredicateKind::NotWithin, _) => {
+            "write the values in brackets: within [\"a\", \"b\"]; to test an IP range write within network \"10.0.0.0/8\"".into()
+        }
+        (_, Operands::IpAddress) => {
+            "write the address in quotes: \"10.0.0.1\" or \"2001:db8::1\"".into()
+        }
+        (_, Operands::Network) => {
+            "write the network in quotes: \"10.0.0.0/8\" or \"fd00::/8\"".into()
+        }
+        (_, Operands::Text) => "write the text in double quotes: starting with \"prod-\"".into(),
+        (_, Operands::TwoNumbers) => "write two numbers: between 1 and 10".into(),
+        _ => format!("this predicate takes {}", shape.describe()),
+    }
 }

@@ -1,6 +1,6 @@
 //! Interned object keys: every distinct key string is stored once per inventory.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// An interned key. Only meaningful with the [`Interner`] that made it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -9,7 +9,7 @@ pub struct Sym(pub u32);
 /// Maps key strings to [`Sym`]s and back.
 #[derive(Debug, Default, Clone)]
 pub struct Interner {
-    map: HashMap<Box<str>, Sym>,
+    map: FxHashMap<Box<str>, Sym>,
     names: Vec<Box<str>>,
 }
 
@@ -23,7 +23,7 @@ impl Interner {
         if let Some(sym) = self.map.get(name) {
             return *sym;
         }
-        let sym = Sym(self.names.len() as u32);
+        let sym = Sym(u32::try_from(self.names.len()).unwrap_or(u32::MAX));
         self.names.push(name.into());
         self.map.insert(name.into(), sym);
         sym
@@ -39,11 +39,24 @@ impl Interner {
         self.names.get(sym.0 as usize).map(|s| &**s).unwrap_or("")
     }
 
+    /// The number of distinct keys.
     pub fn len(&self) -> usize {
         self.names.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
+    }
+
+    /// Every key, in the order of their symbols (`Sym(0)` first).
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.names.iter().map(|s| &**s)
+    }
+
+    /// Forgets every symbol made after the first `len` (used to undo a speculative parse).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        for name in self.names.drain(len.min(self.names.len())..) {
+            self.map.remove(&name);
+        }
     }
 }

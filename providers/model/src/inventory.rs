@@ -1,6 +1,8 @@
 //! The inventory: resources, their index by type and id, and collection errors.
 
-use std::collections::HashMap;
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap;
 
 use crate::intern::{Interner, Sym};
 use crate::value::{Object, Value};
@@ -45,10 +47,17 @@ pub struct Inventory {
     pub resources: Vec<Resource>,
     pub errors: Vec<CollectionError>,
     pub interner: Interner,
-    by_key: HashMap<(Box<str>, Box<str>), ResourceIdx>,
-    by_type: HashMap<Box<str>, Vec<ResourceIdx>>,
+    /// The resources of each type, by id and in load order.
+    by_type: FxHashMap<Box<str>, TypeIndex>,
     /// `"<type>/<id>"` of every reference whose target is missing, once each, sorted.
     dangling: Vec<String>,
+}
+
+/// The resources of one type.
+#[derive(Debug, Clone, Default)]
+struct TypeIndex {
+    by_id: FxHashMap<Box<str>, ResourceIdx>,
+    in_order: Vec<ResourceIdx>,
 }
 
 /// Adds resources one by one, then [`InventoryBuilder::finish`]es the inventory.
@@ -85,24 +94,38 @@ impl InventoryBuilder {
         self.inv.collected_at = at;
     }
 
+    /// Adds a resource; a second one with the same type and id is refused.
     pub fn push(&mut self, resource: Resource) -> Result<ResourceIdx, DuplicateResource> {
-        let idx = self.inv.resources.len() as ResourceIdx;
-        let key = (resource.type_name.clone(), resource.id.clone());
-        if self.inv.by_key.contains_key(&key) {
+        let idx = ResourceIdx::try_from(self.inv.resources.len()).unwrap_or(ResourceIdx::MAX);
+        let index = match self.inv.by_type.get_mut(&*resource.type_name) {
+            Some(index) => index,
+            None => self
+                .inv
+                .by_type
+                .entry(resource.type_name.clone())
+                .or_default(),
+        };
+        if index.by_id.contains_key(&*resource.id) {
             return Err(DuplicateResource {
                 type_name: resource.type_name.to_string(),
                 id: resource.id.to_string(),
                 index: idx as usize,
             });
         }
-        self.inv.by_key.insert(key, idx);
-        self.inv
-            .by_type
-            .entry(resource.type_name.clone())
-            .or_default()
-            .push(idx);
+        index.by_id.insert(resource.id.clone(), idx);
+        index.in_order.push(idx);
         self.inv.resources.push(resource);
         Ok(idx)
+    }
+
+    /// The resource already added with this type and id.
+    pub fn find(&self, type_name: &str, id: &str) -> Option<ResourceIdx> {
+        self.inv.find(type_name, id)
+    }
+
+    /// Makes room for `additional` more resources.
+    pub fn reserve(&mut self, additional: usize) {
+        self.inv.resources.reserve(additional);
     }
 
     pub fn push_error(&mut self, error: CollectionError) {
@@ -111,40 +134,75 @@ impl InventoryBuilder {
 
     /// Resolves every reference to its target and returns the inventory.
     pub fn finish(mut self) -> Inventory {
-        let mut dangling = std::collections::BTreeSet::new();
-        let by_key = std::mem::take(&mut self.inv.by_key);
-        for resource in &mut self.inv.resources {
-            for (_, value) in resource.properties.entries.iter_mut() {
-                resolve(value, &by_key, &mut dangling);
-            }
-        }
-        self.inv.by_key = by_key;
+        let by_type = std::mem::take(&mut self.inv.by_type);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        let per_thread = self
+            .inv
+            .resources
+            .len()
+            .div_ceil(threads)
+            .max(PARALLEL_RESOLVE_MIN);
+        let by_type_ref = &by_type;
+        let sets: Vec<BTreeSet<String>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .inv
+                .resources
+                .chunks_mut(per_thread)
+                .map(|chunk| scope.spawn(move || resolve_all(chunk, by_type_ref)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        self.inv.by_type = by_type;
+        let dangling: BTreeSet<String> = sets.into_iter().flatten().collect();
         self.inv.dangling = dangling.into_iter().collect();
         self.inv
     }
 }
 
+/// Below this many resources per thread, references are resolved on one thread.
+const PARALLEL_RESOLVE_MIN: usize = 20_000;
+
+/// Resolves the references of `resources`; returns the dangling ones.
+fn resolve_all(
+    resources: &mut [Resource],
+    by_type: &FxHashMap<Box<str>, TypeIndex>,
+) -> BTreeSet<String> {
+    let mut dangling = BTreeSet::new();
+    for resource in resources {
+        for (_, value) in resource.properties.entries.iter_mut() {
+            resolve(value, by_type, &mut dangling);
+        }
+    }
+    dangling
+}
+
+/// Sets the target of every reference inside `value`, recording the dangling ones.
 fn resolve(
     value: &mut Value,
-    by_key: &HashMap<(Box<str>, Box<str>), ResourceIdx>,
-    dangling: &mut std::collections::BTreeSet<String>,
+    by_type: &FxHashMap<Box<str>, TypeIndex>,
+    dangling: &mut BTreeSet<String>,
 ) {
     match value {
         Value::Ref(r) => {
-            let key: (Box<str>, Box<str>) = (r.target_type().into(), r.target_id().into());
-            r.target = by_key.get(&key).copied();
-            if r.target.is_none() {
+            r.target = by_type
+                .get(r.target_type())
+                .and_then(|index| index.by_id.get(r.target_id()))
+                .copied();
+            if r.target.is_none() && !dangling.contains(&*r.raw) {
                 dangling.insert(r.raw.to_string());
             }
         }
         Value::List(items) => {
             for item in items.iter_mut() {
-                resolve(item, by_key, dangling);
+                resolve(item, by_type, dangling);
             }
         }
         Value::Object(obj) => {
             for (_, v) in obj.entries.iter_mut() {
-                resolve(v, by_key, dangling);
+                resolve(v, by_type, dangling);
             }
         }
         _ => {}
@@ -154,7 +212,7 @@ fn resolve(
 impl Inventory {
     /// The resource with this type and id.
     pub fn find(&self, type_name: &str, id: &str) -> Option<ResourceIdx> {
-        self.by_key.get(&(type_name.into(), id.into())).copied()
+        self.by_type.get(type_name)?.by_id.get(id).copied()
     }
 
     pub fn resource(&self, idx: ResourceIdx) -> Option<&Resource> {
@@ -163,7 +221,10 @@ impl Inventory {
 
     /// Every resource of a type, in load order.
     pub fn of_type(&self, type_name: &str) -> &[ResourceIdx] {
-        self.by_type.get(type_name).map(|v| v.as_slice()).unwrap_or(&[])
+        self.by_type
+            .get(type_name)
+            .map(|t| t.in_order.as_slice())
+            .unwrap_or(&[])
     }
 
     /// The resource types present, sorted.
@@ -174,7 +235,10 @@ impl Inventory {
     }
 
     /// The collection errors recorded for a type.
-    pub fn errors_for<'a>(&'a self, type_name: &'a str) -> impl Iterator<Item = &'a CollectionError> {
+    pub fn errors_for<'a>(
+        &'a self,
+        type_name: &'a str,
+    ) -> impl Iterator<Item = &'a CollectionError> {
         self.errors.iter().filter(move |e| e.type_name == type_name)
     }
 

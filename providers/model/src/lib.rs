@@ -17,5 +17,5 @@ pub use intern::{Interner, Sym};
 pub use inventory::{
     CollectionError, DuplicateResource, Inventory, InventoryBuilder, Resource, ResourceIdx, Source,
 };
-pub use json::{LoadError, LoadErrorKind};
+pub use json::{InventoryWriter, LoadError, LoadErrorKind};
 pub use value::{Object, Reference, Unknown, Value};

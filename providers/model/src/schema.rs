@@ -20,7 +20,9 @@ pub enum MemberType {
     /// A key-value property such as tags: any string key, values of one type.
     Map(Box<MemberType>),
     /// An association to resources of `target`.
-    Association { target: String },
+    Association {
+        target: String,
+    },
 }
 
 /// One member of a resource type or nested property.
@@ -34,7 +36,11 @@ pub struct Member {
 
 impl Member {
     pub fn new(name: impl Into<String>, ty: MemberType) -> Self {
-        Member { name: name.into(), ty, doc: String::new() }
+        Member {
+            name: name.into(),
+            ty,
+            doc: String::new(),
+        }
     }
 
     pub fn doc(mut self, doc: impl Into<String>) -> Self {
@@ -67,7 +73,10 @@ pub struct SchemaSet {
 
 impl SchemaSet {
     pub fn new(provider: impl Into<String>) -> Self {
-        SchemaSet { provider: provider.into(), types: BTreeMap::new() }
+        SchemaSet {
+            provider: provider.into(),
+            types: BTreeMap::new(),
+        }
     }
 
     pub fn add(&mut self, schema: ResourceSchema) {
@@ -108,15 +117,25 @@ pub mod dsl {
         Member::new(name, MemberType::Object(members))
     }
     pub fn list_of(name: &str, members: Vec<Member>) -> Member {
-        Member::new(name, MemberType::List(Box::new(MemberType::Object(members))))
+        Member::new(
+            name,
+            MemberType::List(Box::new(MemberType::Object(members))),
+        )
     }
     pub fn assoc(name: &str, target: &str) -> Member {
-        Member::new(name, MemberType::Association { target: target.into() })
+        Member::new(
+            name,
+            MemberType::Association {
+                target: target.into(),
+            },
+        )
     }
     pub fn assocs(name: &str, target: &str) -> Member {
         Member::new(
             name,
-            MemberType::List(Box::new(MemberType::Association { target: target.into() })),
+            MemberType::List(Box::new(MemberType::Association {
+                target: target.into(),
+            })),
         )
     }
 }

@@ -29,7 +29,9 @@ pub struct Object {
 
 impl Object {
     pub fn new(entries: Vec<(Sym, Value)>) -> Self {
-        Object { entries: entries.into_boxed_slice() }
+        Object {
+            entries: entries.into_boxed_slice(),
+        }
     }
 
     /// The value under `key`, if present (a linear scan: objects are small).
@@ -61,12 +63,18 @@ pub struct Reference {
 
 impl Reference {
     pub fn new(raw: impl Into<Box<str>>) -> Self {
-        Reference { raw: raw.into(), target: None }
+        Reference {
+            raw: raw.into(),
+            target: None,
+        }
     }
 
     /// The target type: the text before the first `/`.
     pub fn target_type(&self) -> &str {
-        self.raw.split_once('/').map(|(t, _)| t).unwrap_or(&self.raw)
+        self.raw
+            .split_once('/')
+            .map(|(t, _)| t)
+            .unwrap_or(&self.raw)
     }
 
     /// The target id: the text after the first `/` (ARNs keep their slashes).

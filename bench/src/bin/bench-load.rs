@@ -1,0 +1,56 @@
+//! Loads an inventory file several times and prints load time, throughput and peak memory.
+//!
+//! `bench-load FILE [--runs 5] [--threads N] [--check-roundtrip]`
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use cloudspec_bench::{arg_value, measure_load, peak_rss_bytes, LoadReport};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(file) = args.first().filter(|a| !a.starts_with("--")) else {
+        eprintln!("usage: bench-load FILE [--runs N] [--threads N] [--check-roundtrip]");
+        return ExitCode::from(2);
+    };
+    let runs = arg_value(&args, "--runs")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
+    let threads = arg_value(&args, "--threads").and_then(|s| s.parse().ok());
+    let check = args.iter().any(|a| a == "--check-roundtrip");
+    match measure_load(Path::new(file), runs, threads, check) {
+        Ok(report) => {
+            print(&report);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn print(r: &LoadReport) {
+    let mb = r.bytes as f64 / 1e6;
+    println!("file            {:.1} MB, {} resources", mb, r.resources);
+    println!("read            {:.3} s (best)", r.read.best);
+    println!(
+        "parse+index     best {:.3} s, median {:.3} s  ({:.0} MB/s, {:.2} M resources/s)",
+        r.parse.best,
+        r.parse.median,
+        mb / r.parse.best,
+        r.resources as f64 / r.parse.best / 1e6
+    );
+    println!("load (read+parse) best {:.3} s", r.read.best + r.parse.best);
+    if let Some(check) = &r.roundtrip {
+        println!("round trip      {check}");
+    }
+    match peak_rss_bytes() {
+        Some(peak) => println!(
+            "peak memory     {:.1} MB ({:.2}x the file)",
+            peak as f64 / 1e6,
+            peak as f64 / r.bytes as f64
+        ),
+        None => println!("peak memory     unknown (no /proc/self/status)"),
+    }
+}

@@ -1,0 +1,1129 @@
+//! Resource schemas of the AWS provider: every resource type of the AWS naming contract
+//! (`shared/design/aws.md`) with its members, their types and associations.
+//!
+//! Members are the AWS API response fields in snake_case, nested as in the response
+//! (`BlockDeviceMappings[].Ebs.VolumeId` -> `block_device_mappings ( ebs ( volume_id ) )`).
+//! Timestamps are RFC 3339 strings, counts, sizes and ports integers. `Tags` / `TagSet`
+//! lists become the key-value map `tags`. A field holding the id of another collected
+//! resource keeps its raw string and gains an association named after the field without
+//! `_id` / `_ids` (`subnet_id` + `> subnet`, `route_table_ids` + `> route_tables`).
+//! Reverse links (the other side of such a field) are associations named in the plural of
+//! the other type, and their doc starts with "Reverse link".
+//!
+//! Decisions where the contract alone does not settle a name:
+//!
+//! - **Security groups.** The contract maps `SecurityGroups[].GroupId` to
+//!   `> security_groups`, so on every type that references security groups,
+//!   `security_groups` is the association list (to `aws:ec2:security_group`) and the raw
+//!   ids are `security_group_ids`. On `aws:ec2:instance` the API's own `SecurityGroups`
+//!   list of `{GroupId, GroupName}` therefore cannot keep its name: its data is
+//!   `security_group_ids` and `security_group_names` (same order). Where the API calls the
+//!   list `Groups` (network interfaces, VPC endpoints) it stays as `groups ( group_id,
+//!   group_name )` next to `security_group_ids` and `> security_groups`.
+//! - **Targets that vary by value get no typed association.** `aws:ec2:flow_log`
+//!   `resource_id` (a VPC, subnet or network interface) and route `gateway_id` (`local`,
+//!   `igw-`, `vgw-`, `vpce-`...) stay strings. Flow logs are reached through the reverse
+//!   links `flow_logs` of `aws:ec2:vpc`, `aws:ec2:subnet` and `aws:ec2:network_interface`.
+//! - **Ids of types that are not collected** (KMS keys, IAM instance profiles, DHCP options,
+//!   peering connections, transit gateways, elastic IP `allocation_id`) stay plain strings.
+//!   Cross-account references (`user_id_group_pairs ( > group )`) may dangle.
+//! - **Documents are not API responses.** A parsed JSON policy (`aws:s3:bucket` `policy`,
+//!   `aws:ec2:vpc_endpoint` `policy_document`) is `Any`, with its keys exactly as in the
+//!   document (`Statement`, `Effect`), not snake_cased.
+//! - **Per-call S3 settings** are nested properties named after the call with the single
+//!   configuration wrapper unwrapped; a setting that is not configured is null.
+//!   `location` is normalised to a region name (`GetBucketLocation` answers null for
+//!   `us-east-1` and `EU` for `eu-west-1`).
+//! - **Region and account settings** are resources of their own: `aws:ec2:region` (id = the
+//!   region name) and `aws:s3:account` (id = the account id).
+
+use cloudspec_model::schema::dsl::*;
+use cloudspec_model::schema::{Member, ResourceSchema, SchemaSet};
+
+const INSTANCE: &str = "aws:ec2:instance";
+const VOLUME: &str = "aws:ec2:volume";
+const SNAPSHOT: &str = "aws:ec2:snapshot";
+const IMAGE: &str = "aws:ec2:image";
+const SECURITY_GROUP: &str = "aws:ec2:security_group";
+const VPC: &str = "aws:ec2:vpc";
+const SUBNET: &str = "aws:ec2:subnet";
+const NETWORK_INTERFACE: &str = "aws:ec2:network_interface";
+const NETWORK_ACL: &str = "aws:ec2:network_acl";
+const ROUTE_TABLE: &str = "aws:ec2:route_table";
+const INTERNET_GATEWAY: &str = "aws:ec2:internet_gateway";
+const NAT_GATEWAY: &str = "aws:ec2:nat_gateway";
+const FLOW_LOG: &str = "aws:ec2:flow_log";
+const ADDRESS: &str = "aws:ec2:address";
+const VPC_ENDPOINT: &str = "aws:ec2:vpc_endpoint";
+const REGION: &str = "aws:ec2:region";
+const BUCKET: &str = "aws:s3:bucket";
+const ACCOUNT: &str = "aws:s3:account";
+
+/// Every AWS resource type with its members.
+pub fn schemas() -> SchemaSet {
+    let mut set = SchemaSet::new("aws");
+    for schema in [
+        instance(),
+        volume(),
+        snapshot(),
+        image(),
+        security_group(),
+        vpc(),
+        subnet(),
+        network_interface(),
+        network_acl(),
+        route_table(),
+        internet_gateway(),
+        nat_gateway(),
+        flow_log(),
+        address(),
+        vpc_endpoint(),
+        region(),
+        bucket(),
+        account(),
+    ] {
+        set.add(schema);
+    }
+    set
+}
+
+fn resource(type_name: &str, doc: &str, members: Vec<Member>) -> ResourceSchema {
+    ResourceSchema {
+        type_name: type_name.into(),
+        doc: doc.into(),
+        members,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared pieces
+// ---------------------------------------------------------------------------------------
+
+/// `Tags` / `TagSet` as a key-value map.
+fn tag_map() -> Member {
+    tags("tags").doc("Tags as a key-value map: tags[\"environment\"]")
+}
+
+/// A reverse link: the resources of `target` that point at this one.
+fn reverse(name: &str, target: &str, doc: &str) -> Member {
+    assocs(name, target).doc(format!("Reverse link: {doc}"))
+}
+
+/// `security_group_ids` + `> security_groups`, for types whose API lists security groups.
+fn security_group_links() -> [Member; 2] {
+    [
+        strings("security_group_ids").doc("Ids of the security groups (raw)"),
+        assocs("security_groups", SECURITY_GROUP)
+            .doc("The security groups (from security_group_ids)"),
+    ]
+}
+
+/// `Groups[]` as the API returns it: `{GroupId, GroupName}`.
+fn groups() -> Member {
+    list_of("groups", vec![string("group_id"), string("group_name")])
+        .doc("Security groups as the API lists them; follow > security_groups to reach them")
+}
+
+fn state_reason() -> Member {
+    object("state_reason", vec![string("code"), string("message")])
+        .doc("Why the resource is in its state, when AWS says")
+}
+
+/// `{State, StatusMessage}`: a CIDR block or route table association state.
+fn state_and_message(name: &str) -> Member {
+    object(name, vec![string("state"), string("status_message")])
+}
+
+fn ipv6_cidr_block_association_set() -> Member {
+    list_of(
+        "ipv6_cidr_block_association_set",
+        vec![
+            string("association_id"),
+            string("ipv6_cidr_block"),
+            state_and_message("ipv6_cidr_block_state"),
+            string("network_border_group"),
+            string("ipv6_pool"),
+        ],
+    )
+    .doc("IPv6 CIDR blocks associated with the resource")
+}
+
+/// The public IP association of a network interface or one of its private addresses.
+fn ip_association() -> Member {
+    object(
+        "association",
+        vec![
+            string("public_ip").doc("The public (elastic or auto-assigned) IPv4 address"),
+            string("public_dns_name"),
+            string("ip_owner_id")
+                .doc("\"amazon\" for an auto-assigned address, else an account id"),
+            string("allocation_id").doc("Elastic IP allocation, when the address is one"),
+            string("association_id"),
+            string("carrier_ip"),
+            string("customer_owned_ip"),
+        ],
+    )
+    .doc("Public IPv4 address association; null when there is none")
+}
+
+fn private_ip_addresses() -> Member {
+    list_of(
+        "private_ip_addresses",
+        vec![
+            string("private_ip_address"),
+            string("private_dns_name"),
+            boolean("primary").doc("Whether this is the primary private address"),
+            ip_association(),
+        ],
+    )
+}
+
+fn ipv6_addresses() -> Member {
+    list_of(
+        "ipv6_addresses",
+        vec![string("ipv6_address"), boolean("is_primary_ipv6")],
+    )
+}
+
+fn private_dns_name_options(name: &str) -> Member {
+    object(
+        name,
+        vec![
+            string("hostname_type").doc("\"ip-name\" or \"resource-name\""),
+            boolean("enable_resource_name_dns_a_record"),
+            boolean("enable_resource_name_dns_aaaa_record"),
+        ],
+    )
+}
+
+/// The four settings of an S3 public access block (bucket or account).
+fn public_access_block() -> Member {
+    object(
+        "public_access_block",
+        vec![
+            boolean("block_public_acls"),
+            boolean("ignore_public_acls"),
+            boolean("block_public_policy"),
+            boolean("restrict_public_buckets"),
+        ],
+    )
+    .doc("GetPublicAccessBlock (PublicAccessBlockConfiguration unwrapped); null when none is set")
+}
+
+/// An S3 ACL grantee.
+fn grantee() -> Member {
+    object(
+        "grantee",
+        vec![
+            string("type").doc("\"CanonicalUser\", \"AmazonCustomerByEmail\" or \"Group\""),
+            string("id").doc("Canonical user id"),
+            string("uri").doc("Group URI, e.g. http://acs.amazonaws.com/groups/global/AllUsers"),
+            string("display_name"),
+            string("email_address"),
+        ],
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// EC2 compute
+// ---------------------------------------------------------------------------------------
+
+fn instance() -> ResourceSchema {
+    let mut members = vec![
+        string("instance_id"),
+        string("instance_type").doc("e.g. \"t3.micro\""),
+        string("image_id").doc("The AMI the instance was launched from (raw)"),
+        assoc("image", IMAGE)
+            .doc("The AMI (from image_id); dangling when not owned by the account"),
+        object(
+            "state",
+            vec![
+                integer("code").doc("16 running, 80 stopped, ..."),
+                string("name").doc("\"pending\", \"running\", \"stopped\", ..."),
+            ],
+        ),
+        string("state_transition_reason"),
+        state_reason(),
+        string("private_ip_address"),
+        string("public_ip_address").doc("Public IPv4 address; null when the instance has none"),
+        string("ipv6_address"),
+        string("private_dns_name"),
+        string("public_dns_name"),
+        private_dns_name_options("private_dns_name_options"),
+        string("subnet_id").doc("Id of the subnet (raw)"),
+        assoc("subnet", SUBNET).doc("The subnet (from subnet_id)"),
+        string("vpc_id").doc("Id of the VPC (raw)"),
+        assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+        string("key_name").doc("Name of the key pair; null when launched without one"),
+        string("launch_time"),
+        integer("ami_launch_index"),
+        string("architecture").doc("\"x86_64\", \"arm64\", ..."),
+        string("platform").doc("\"windows\", or null for Linux/UNIX"),
+        string("platform_details"),
+        string("instance_lifecycle").doc("\"spot\", \"scheduled\", \"capacity-block\", or null"),
+        string("spot_instance_request_id"),
+        string("capacity_reservation_id"),
+        object("iam_instance_profile", vec![string("arn"), string("id")])
+            .doc("The instance profile; null when none is attached"),
+        object(
+            "monitoring",
+            vec![string("state").doc("\"disabled\" or \"enabled\" (detailed)")],
+        ),
+        object(
+            "placement",
+            vec![
+                string("availability_zone"),
+                string("availability_zone_id"),
+                string("tenancy").doc("\"default\", \"dedicated\" or \"host\""),
+                string("group_name").doc("Placement group name"),
+                string("group_id"),
+                integer("partition_number"),
+                string("host_id"),
+                string("affinity"),
+            ],
+        ),
+        object(
+            "metadata_options",
+            vec![
+                string("state").doc("\"pending\" or \"applied\""),
+                string("http_tokens").doc("\"required\" means IMDSv2 only"),
+                integer("http_put_response_hop_limit"),
+                string("http_endpoint").doc("\"enabled\" or \"disabled\""),
+                string("http_protocol_ipv6"),
+                string("instance_metadata_tags"),
+            ],
+        )
+        .doc("Instance metadata service (IMDS) settings"),
+        list_of(
+            "block_device_mappings",
+            vec![
+                string("device_name").doc("e.g. \"/dev/xvda\""),
+                object(
+                    "ebs",
+                    vec![
+                        string("volume_id").doc("Id of the volume (raw)"),
+                        assoc("volume", VOLUME).doc("The EBS volume (from volume_id)"),
+                        string("status").doc("\"attaching\", \"attached\", ..."),
+                        string("attach_time"),
+                        boolean("delete_on_termination"),
+                        string("volume_owner_id"),
+                    ],
+                ),
+            ],
+        )
+        .doc("Attached block devices"),
+        strings("security_group_names").doc(
+            "Names of the security groups, in the order of security_group_ids \
+             (the API's SecurityGroups[].GroupName)",
+        ),
+    ];
+    members.extend(security_group_links());
+    members.extend([
+        list_of("network_interfaces", instance_network_interface())
+            .doc("Network interfaces as DescribeInstances lists them"),
+        boolean("ebs_optimized"),
+        boolean("ena_support"),
+        string("sriov_net_support"),
+        boolean("source_dest_check").doc("false when the instance can route traffic (NAT)"),
+        string("root_device_name"),
+        string("root_device_type").doc("\"ebs\" or \"instance-store\""),
+        string("virtualization_type").doc("\"hvm\" or \"paravirtual\""),
+        string("hypervisor"),
+        string("boot_mode").doc("\"legacy-bios\", \"uefi\" or \"uefi-preferred\""),
+        string("current_instance_boot_mode"),
+        string("tpm_support"),
+        object(
+            "cpu_options",
+            vec![
+                integer("core_count"),
+                integer("threads_per_core"),
+                string("amd_sev_snp"),
+            ],
+        ),
+        object("hibernation_options", vec![boolean("configured")]),
+        object("enclave_options", vec![boolean("enabled")]).doc("AWS Nitro Enclaves"),
+        object("maintenance_options", vec![string("auto_recovery")]),
+        list_of(
+            "product_codes",
+            vec![string("product_code_id"), string("product_code_type")],
+        ),
+        tag_map(),
+    ]);
+    resource(INSTANCE, "An EC2 instance (DescribeInstances)", members)
+}
+
+/// One element of an instance's `network_interfaces`.
+fn instance_network_interface() -> Vec<Member> {
+    let mut members = vec![
+        string("network_interface_id").doc("Id of the network interface (raw)"),
+        assoc("network_interface", NETWORK_INTERFACE)
+            .doc("The network interface (from network_interface_id)"),
+        string("description"),
+        string("interface_type"),
+        string("status"),
+        string("mac_address"),
+        string("owner_id"),
+        string("private_ip_address"),
+        string("private_dns_name"),
+        private_ip_addresses(),
+        ipv6_addresses(),
+        ip_association(),
+        object(
+            "attachment",
+            vec![
+                string("attachment_id"),
+                string("attach_time"),
+                integer("device_index"),
+                integer("network_card_index"),
+                string("status"),
+                boolean("delete_on_termination"),
+            ],
+        ),
+        string("subnet_id").doc("Id of the subnet (raw)"),
+        assoc("subnet", SUBNET).doc("The subnet (from subnet_id)"),
+        string("vpc_id").doc("Id of the VPC (raw)"),
+        assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+        boolean("source_dest_check"),
+        groups(),
+    ];
+    members.extend(security_group_links());
+    members
+}
+
+fn volume() -> ResourceSchema {
+    resource(
+        VOLUME,
+        "An EBS volume (DescribeVolumes)",
+        vec![
+            string("volume_id"),
+            string("volume_type")
+                .doc("\"gp2\", \"gp3\", \"io1\", \"io2\", \"st1\", \"sc1\", \"standard\""),
+            integer("size").doc("Size in GiB"),
+            integer("iops"),
+            integer("throughput").doc("MiB/s (gp3)"),
+            boolean("encrypted"),
+            string("kms_key_id").doc("ARN of the KMS key; null when not encrypted"),
+            string("sse_type"),
+            string("snapshot_id")
+                .doc("The snapshot the volume was created from (raw); empty if none"),
+            assoc("snapshot", SNAPSHOT).doc("The source snapshot (from snapshot_id)"),
+            string("availability_zone"),
+            string("availability_zone_id"),
+            string("state").doc("\"creating\", \"available\", \"in-use\", ..."),
+            string("create_time"),
+            boolean("multi_attach_enabled"),
+            boolean("fast_restored"),
+            string("outpost_arn"),
+            list_of(
+                "attachments",
+                vec![
+                    string("instance_id").doc("Id of the instance (raw)"),
+                    assoc("instance", INSTANCE).doc("The instance (from instance_id)"),
+                    string("device"),
+                    string("state").doc("\"attaching\", \"attached\", ..."),
+                    string("attach_time"),
+                    boolean("delete_on_termination"),
+                    string("associated_resource"),
+                    string("instance_owning_service"),
+                ],
+            )
+            .doc("Attachments to instances; empty when the volume is unattached"),
+            tag_map(),
+        ],
+    )
+}
+
+fn snapshot() -> ResourceSchema {
+    resource(
+        SNAPSHOT,
+        "An EBS snapshot owned by the account (DescribeSnapshots, OwnerIds=self)",
+        vec![
+            string("snapshot_id"),
+            string("volume_id").doc("The volume the snapshot was taken from (raw)"),
+            assoc("volume", VOLUME).doc("The source volume (from volume_id); dangles once deleted"),
+            integer("volume_size").doc("Size in GiB"),
+            boolean("encrypted"),
+            string("kms_key_id"),
+            string("data_encryption_key_id"),
+            string("state").doc("\"pending\", \"completed\", \"error\", ..."),
+            string("state_message"),
+            string("progress"),
+            string("start_time"),
+            string("completion_time"),
+            string("owner_id"),
+            string("owner_alias"),
+            string("description"),
+            string("storage_tier").doc("\"standard\" or \"archive\""),
+            string("restore_expiry_time"),
+            string("sse_type"),
+            string("outpost_arn"),
+            list_of(
+                "create_volume_permissions",
+                vec![
+                    string("group").doc("\"all\" when the snapshot is public"),
+                    string("user_id").doc("Account the snapshot is shared with"),
+                ],
+            )
+            .doc(
+                "DescribeSnapshotAttribute createVolumePermission: who may create volumes from it",
+            ),
+            tag_map(),
+        ],
+    )
+}
+
+fn image() -> ResourceSchema {
+    resource(
+        IMAGE,
+        "An AMI owned by the account (DescribeImages, Owners=self)",
+        vec![
+            string("image_id"),
+            string("name"),
+            string("description"),
+            string("state").doc("\"available\", \"pending\", \"deregistered\", ..."),
+            state_reason(),
+            boolean("public").doc("Whether the AMI has public launch permissions"),
+            string("owner_id"),
+            string("image_owner_alias"),
+            string("image_location"),
+            string("creation_date"),
+            string("deprecation_time"),
+            string("last_launched_time"),
+            string("architecture"),
+            string("image_type").doc("\"machine\", \"kernel\" or \"ramdisk\""),
+            string("platform"),
+            string("platform_details"),
+            string("usage_operation"),
+            string("hypervisor"),
+            string("kernel_id"),
+            string("ramdisk_id"),
+            string("root_device_name"),
+            string("root_device_type"),
+            string("virtualization_type"),
+            boolean("ena_support"),
+            string("sriov_net_support"),
+            string("boot_mode"),
+            string("tpm_support"),
+            string("imds_support").doc("\"v2.0\" when instances launched from it require IMDSv2"),
+            string("deregistration_protection"),
+            list_of(
+                "block_device_mappings",
+                vec![
+                    string("device_name"),
+                    string("virtual_name"),
+                    string("no_device"),
+                    object(
+                        "ebs",
+                        vec![
+                            string("snapshot_id").doc("Id of the snapshot (raw)"),
+                            assoc("snapshot", SNAPSHOT).doc("The snapshot (from snapshot_id)"),
+                            integer("volume_size").doc("Size in GiB"),
+                            string("volume_type"),
+                            integer("iops"),
+                            integer("throughput"),
+                            boolean("encrypted"),
+                            string("kms_key_id"),
+                            boolean("delete_on_termination"),
+                        ],
+                    ),
+                ],
+            ),
+            list_of(
+                "product_codes",
+                vec![string("product_code_id"), string("product_code_type")],
+            ),
+            tag_map(),
+        ],
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// EC2 networking
+// ---------------------------------------------------------------------------------------
+
+fn security_group() -> ResourceSchema {
+    resource(
+        SECURITY_GROUP,
+        "A VPC security group (DescribeSecurityGroups)",
+        vec![
+            string("group_id"),
+            string("group_name"),
+            string("security_group_arn"),
+            string("description"),
+            string("owner_id"),
+            string("vpc_id").doc("Id of the VPC (raw)"),
+            assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+            ip_permissions("ip_permissions").doc("Inbound rules"),
+            ip_permissions("ip_permissions_egress").doc("Outbound rules"),
+            tag_map(),
+            reverse(
+                "network_interfaces",
+                NETWORK_INTERFACE,
+                "network interfaces using this group (empty when the group is unused)",
+            ),
+        ],
+    )
+}
+
+/// `IpPermissions` / `IpPermissionsEgress`.
+fn ip_permissions(name: &str) -> Member {
+    list_of(
+        name,
+        vec![
+            string("ip_protocol").doc("\"tcp\", \"udp\", \"icmp\", a protocol number, or \"-1\" (all)"),
+            integer("from_port").doc("Start of the port range (ICMP type); -1 for all"),
+            integer("to_port").doc("End of the port range (ICMP code); -1 for all"),
+            list_of(
+                "ip_ranges",
+                vec![string("cidr_ip").doc("IPv4 CIDR, e.g. \"0.0.0.0/0\""), string("description")],
+            ),
+            list_of(
+                "ipv6_ranges",
+                vec![string("cidr_ipv6").doc("IPv6 CIDR, e.g. \"::/0\""), string("description")],
+            ),
+            list_of(
+                "prefix_list_ids",
+                vec![string("prefix_list_id"), string("description")],
+            ),
+            list_of(
+                "user_id_group_pairs",
+                vec![
+                    string("group_id").doc("Id of the referenced security group (raw)"),
+                    assoc("group", SECURITY_GROUP).doc(
+                        "The referenced security group (from group_id); dangles when in another account",
+                    ),
+                    string("group_name"),
+                    string("user_id"),
+                    string("vpc_id"),
+                    string("vpc_peering_connection_id"),
+                    string("peering_status"),
+                    string("description"),
+                ],
+            )
+            .doc("Security groups allowed by this rule"),
+        ],
+    )
+}
+
+fn vpc() -> ResourceSchema {
+    resource(
+        VPC,
+        "A VPC (DescribeVpcs)",
+        vec![
+            string("vpc_id"),
+            string("cidr_block").doc("Primary IPv4 CIDR block"),
+            list_of(
+                "cidr_block_association_set",
+                vec![
+                    string("association_id"),
+                    string("cidr_block"),
+                    state_and_message("cidr_block_state"),
+                ],
+            )
+            .doc("IPv4 CIDR blocks associated with the VPC"),
+            ipv6_cidr_block_association_set(),
+            string("state").doc("\"pending\" or \"available\""),
+            boolean("is_default").doc("Whether this is the region's default VPC"),
+            string("instance_tenancy").doc("\"default\", \"dedicated\" or \"host\""),
+            string("dhcp_options_id"),
+            string("owner_id"),
+            tag_map(),
+            reverse(
+                "flow_logs",
+                FLOW_LOG,
+                "flow logs of this VPC (not of its subnets or interfaces)",
+            ),
+            reverse("subnets", SUBNET, "subnets of this VPC"),
+            reverse(
+                "security_groups",
+                SECURITY_GROUP,
+                "security groups of this VPC",
+            ),
+            reverse("network_acls", NETWORK_ACL, "network ACLs of this VPC"),
+            reverse("route_tables", ROUTE_TABLE, "route tables of this VPC"),
+            reverse(
+                "internet_gateways",
+                INTERNET_GATEWAY,
+                "internet gateways attached to this VPC",
+            ),
+            reverse("instances", INSTANCE, "instances in this VPC"),
+        ],
+    )
+}
+
+fn subnet() -> ResourceSchema {
+    resource(
+        SUBNET,
+        "A VPC subnet (DescribeSubnets)",
+        vec![
+            string("subnet_id"),
+            string("subnet_arn"),
+            string("vpc_id").doc("Id of the VPC (raw)"),
+            assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+            string("cidr_block"),
+            ipv6_cidr_block_association_set(),
+            string("availability_zone"),
+            string("availability_zone_id"),
+            integer("available_ip_address_count"),
+            boolean("default_for_az"),
+            boolean("map_public_ip_on_launch")
+                .doc("Whether instances get a public IPv4 address by default"),
+            boolean("assign_ipv6_address_on_creation"),
+            boolean("map_customer_owned_ip_on_launch"),
+            string("customer_owned_ipv4_pool"),
+            boolean("enable_dns64"),
+            boolean("ipv6_native"),
+            private_dns_name_options("private_dns_name_options_on_launch"),
+            string("state").doc("\"pending\" or \"available\""),
+            string("outpost_arn"),
+            string("owner_id"),
+            tag_map(),
+            reverse("instances", INSTANCE, "instances in this subnet"),
+            reverse(
+                "network_interfaces",
+                NETWORK_INTERFACE,
+                "network interfaces in this subnet",
+            ),
+            reverse(
+                "route_tables",
+                ROUTE_TABLE,
+                "route tables explicitly associated with this subnet; empty when the subnet \
+                 uses its VPC's main route table",
+            ),
+            reverse(
+                "flow_logs",
+                FLOW_LOG,
+                "flow logs of this subnet (not of its VPC)",
+            ),
+        ],
+    )
+}
+
+fn network_interface() -> ResourceSchema {
+    let mut members = vec![
+        string("network_interface_id"),
+        string("interface_type").doc("\"interface\", \"nat_gateway\", \"vpc_endpoint\", ..."),
+        string("status").doc("\"available\", \"in-use\", ..."),
+        string("description"),
+        string("subnet_id").doc("Id of the subnet (raw)"),
+        assoc("subnet", SUBNET).doc("The subnet (from subnet_id)"),
+        string("vpc_id").doc("Id of the VPC (raw)"),
+        assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+        string("availability_zone"),
+        string("private_ip_address"),
+        string("private_dns_name"),
+        private_ip_addresses(),
+        ipv6_addresses(),
+        ip_association(),
+        object(
+            "attachment",
+            vec![
+                string("attachment_id"),
+                string("instance_id")
+                    .doc("Id of the instance (raw); null when not attached to one"),
+                assoc("instance", INSTANCE).doc("The instance (from instance_id)"),
+                string("instance_owner_id"),
+                integer("device_index"),
+                integer("network_card_index"),
+                string("status"),
+                string("attach_time"),
+                boolean("delete_on_termination"),
+            ],
+        )
+        .doc("Attachment; null when the interface is detached"),
+        groups(),
+    ];
+    members.extend(security_group_links());
+    members.extend([
+        string("mac_address"),
+        boolean("source_dest_check"),
+        boolean("requester_managed").doc("Whether an AWS service manages the interface"),
+        string("requester_id"),
+        string("owner_id"),
+        string("outpost_arn"),
+        tags("tags").doc("Tags (the API's TagSet) as a key-value map"),
+        reverse("flow_logs", FLOW_LOG, "flow logs of this network interface"),
+    ]);
+    resource(
+        NETWORK_INTERFACE,
+        "An elastic network interface (DescribeNetworkInterfaces)",
+        members,
+    )
+}
+
+fn network_acl() -> ResourceSchema {
+    resource(
+        NETWORK_ACL,
+        "A network ACL (DescribeNetworkAcls)",
+        vec![
+            string("network_acl_id"),
+            string("vpc_id").doc("Id of the VPC (raw)"),
+            assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+            boolean("is_default"),
+            list_of(
+                "entries",
+                vec![
+                    integer("rule_number").doc("32767 is the default deny rule"),
+                    string("protocol").doc("A protocol number as a string; \"-1\" for all"),
+                    string("rule_action").doc("\"allow\" or \"deny\""),
+                    boolean("egress").doc("true for outbound rules"),
+                    string("cidr_block"),
+                    string("ipv6_cidr_block"),
+                    object("port_range", vec![integer("from"), integer("to")])
+                        .doc("TCP/UDP port range; null for other protocols"),
+                    object("icmp_type_code", vec![integer("code"), integer("type")]),
+                ],
+            ),
+            list_of(
+                "associations",
+                vec![
+                    string("network_acl_association_id"),
+                    string("network_acl_id"),
+                    string("subnet_id").doc("Id of the subnet (raw)"),
+                    assoc("subnet", SUBNET).doc("The subnet (from subnet_id)"),
+                ],
+            )
+            .doc("Subnets using this ACL"),
+            string("owner_id"),
+            tag_map(),
+        ],
+    )
+}
+
+fn route_table() -> ResourceSchema {
+    resource(
+        ROUTE_TABLE,
+        "A route table (DescribeRouteTables)",
+        vec![
+            string("route_table_id"),
+            string("vpc_id").doc("Id of the VPC (raw)"),
+            assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+            list_of(
+                "routes",
+                vec![
+                    string("destination_cidr_block"),
+                    string("destination_ipv6_cidr_block"),
+                    string("destination_prefix_list_id"),
+                    string("gateway_id").doc(
+                        "\"local\", or an internet (igw-), virtual private (vgw-) or endpoint \
+                         (vpce-) gateway id; no association since the target type varies",
+                    ),
+                    string("egress_only_internet_gateway_id"),
+                    string("nat_gateway_id").doc("Id of the NAT gateway (raw)"),
+                    assoc("nat_gateway", NAT_GATEWAY).doc("The NAT gateway (from nat_gateway_id)"),
+                    string("instance_id").doc("Id of the instance (raw)"),
+                    assoc("instance", INSTANCE).doc("The instance (from instance_id)"),
+                    string("instance_owner_id"),
+                    string("network_interface_id").doc("Id of the network interface (raw)"),
+                    assoc("network_interface", NETWORK_INTERFACE)
+                        .doc("The network interface (from network_interface_id)"),
+                    string("vpc_peering_connection_id"),
+                    string("transit_gateway_id"),
+                    string("local_gateway_id"),
+                    string("carrier_gateway_id"),
+                    string("core_network_arn"),
+                    string("state").doc("\"active\" or \"blackhole\""),
+                    string("origin").doc(
+                        "\"CreateRouteTable\", \"CreateRoute\" or \"EnableVgwRoutePropagation\"",
+                    ),
+                ],
+            ),
+            list_of(
+                "associations",
+                vec![
+                    string("route_table_association_id"),
+                    string("route_table_id"),
+                    boolean("main").doc("Whether this is the VPC's main route table"),
+                    string("subnet_id")
+                        .doc("Id of the subnet (raw); null for the main association"),
+                    assoc("subnet", SUBNET).doc("The subnet (from subnet_id)"),
+                    string("gateway_id").doc("Edge-associated gateway"),
+                    state_and_message("association_state"),
+                ],
+            ),
+            list_of("propagating_vgws", vec![string("gateway_id")]),
+            string("owner_id"),
+            tag_map(),
+        ],
+    )
+}
+
+fn internet_gateway() -> ResourceSchema {
+    resource(
+        INTERNET_GATEWAY,
+        "An internet gateway (DescribeInternetGateways)",
+        vec![
+            string("internet_gateway_id"),
+            list_of(
+                "attachments",
+                vec![
+                    string("vpc_id").doc("Id of the VPC (raw)"),
+                    assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+                    string("state").doc("\"available\" when attached"),
+                ],
+            )
+            .doc("VPC attachments; empty when detached"),
+            string("owner_id"),
+            tag_map(),
+        ],
+    )
+}
+
+fn nat_gateway() -> ResourceSchema {
+    resource(
+        NAT_GATEWAY,
+        "A NAT gateway (DescribeNatGateways)",
+        vec![
+            string("nat_gateway_id"),
+            string("vpc_id").doc("Id of the VPC (raw)"),
+            assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+            string("subnet_id").doc("Id of the subnet (raw)"),
+            assoc("subnet", SUBNET).doc("The subnet (from subnet_id)"),
+            string("state").doc("\"pending\", \"available\", \"deleted\", ..."),
+            string("connectivity_type").doc("\"public\" or \"private\""),
+            list_of(
+                "nat_gateway_addresses",
+                vec![
+                    string("allocation_id"),
+                    string("network_interface_id").doc("Id of the network interface (raw)"),
+                    assoc("network_interface", NETWORK_INTERFACE)
+                        .doc("The network interface (from network_interface_id)"),
+                    string("private_ip"),
+                    string("public_ip"),
+                    string("association_id"),
+                    boolean("is_primary"),
+                    string("status"),
+                    string("failure_message"),
+                ],
+            ),
+            string("create_time"),
+            string("delete_time"),
+            string("failure_code"),
+            string("failure_message"),
+            tag_map(),
+        ],
+    )
+}
+
+fn flow_log() -> ResourceSchema {
+    resource(
+        FLOW_LOG,
+        "A VPC flow log (DescribeFlowLogs); reach it from > flow_logs of a VPC, subnet or network interface",
+        vec![
+            string("flow_log_id"),
+            string("flow_log_status").doc("\"ACTIVE\""),
+            string("resource_id").doc(
+                "Id of the VPC, subnet or network interface logged; no association since the \
+                 target type varies",
+            ),
+            string("traffic_type").doc("\"ACCEPT\", \"REJECT\" or \"ALL\""),
+            string("log_destination_type").doc("\"cloud-watch-logs\", \"s3\" or \"kinesis-data-firehose\""),
+            string("log_destination").doc("ARN of the destination"),
+            string("log_group_name"),
+            string("deliver_logs_status").doc("\"SUCCESS\" or \"FAILED\""),
+            string("deliver_logs_error_message"),
+            string("deliver_logs_permission_arn"),
+            string("deliver_cross_account_role"),
+            string("log_format"),
+            integer("max_aggregation_interval").doc("Seconds: 60 or 600"),
+            object(
+                "destination_options",
+                vec![
+                    string("file_format"),
+                    boolean("hive_compatible_partitions"),
+                    boolean("per_hour_partition"),
+                ],
+            ),
+            string("creation_time"),
+            tag_map(),
+        ],
+    )
+}
+
+fn address() -> ResourceSchema {
+    resource(
+        ADDRESS,
+        "An elastic IP address (DescribeAddresses)",
+        vec![
+            string("allocation_id"),
+            string("public_ip"),
+            string("association_id").doc("null when the address is not associated"),
+            string("domain").doc("\"vpc\" or \"standard\""),
+            string("instance_id").doc("Id of the instance (raw)"),
+            assoc("instance", INSTANCE).doc("The instance (from instance_id)"),
+            string("network_interface_id").doc("Id of the network interface (raw)"),
+            assoc("network_interface", NETWORK_INTERFACE)
+                .doc("The network interface (from network_interface_id)"),
+            string("network_interface_owner_id"),
+            string("private_ip_address"),
+            string("network_border_group"),
+            string("public_ipv4_pool"),
+            string("customer_owned_ip"),
+            string("customer_owned_ipv4_pool"),
+            string("carrier_ip"),
+            tag_map(),
+        ],
+    )
+}
+
+fn vpc_endpoint() -> ResourceSchema {
+    let mut members = vec![
+        string("vpc_endpoint_id"),
+        string("vpc_endpoint_type").doc("\"Interface\", \"Gateway\", \"GatewayLoadBalancer\", ..."),
+        string("vpc_id").doc("Id of the VPC (raw)"),
+        assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+        string("service_name").doc("e.g. \"com.amazonaws.eu-west-1.s3\""),
+        string("state").doc("\"available\", \"pending\", ..."),
+        any("policy_document")
+            .doc("The endpoint policy, parsed from JSON, keys as in the document"),
+        strings("route_table_ids").doc("Ids of the route tables (raw; gateway endpoints)"),
+        assocs("route_tables", ROUTE_TABLE).doc("The route tables (from route_table_ids)"),
+        strings("subnet_ids").doc("Ids of the subnets (raw; interface endpoints)"),
+        assocs("subnets", SUBNET).doc("The subnets (from subnet_ids)"),
+        groups(),
+    ];
+    members.extend(security_group_links());
+    members.extend([
+        boolean("private_dns_enabled"),
+        boolean("requester_managed"),
+        strings("network_interface_ids").doc("Ids of the network interfaces (raw)"),
+        assocs("network_interfaces", NETWORK_INTERFACE)
+            .doc("The network interfaces (from network_interface_ids)"),
+        list_of(
+            "dns_entries",
+            vec![string("dns_name"), string("hosted_zone_id")],
+        ),
+        object(
+            "dns_options",
+            vec![
+                string("dns_record_ip_type"),
+                boolean("private_dns_only_for_inbound_resolver_endpoint"),
+            ],
+        ),
+        string("ip_address_type"),
+        object("last_error", vec![string("code"), string("message")]),
+        string("creation_timestamp"),
+        string("owner_id"),
+        tag_map(),
+    ]);
+    resource(
+        VPC_ENDPOINT,
+        "A VPC endpoint (DescribeVpcEndpoints)",
+        members,
+    )
+}
+
+fn region() -> ResourceSchema {
+    resource(
+        REGION,
+        "A region's EC2 settings (DescribeRegions, GetEbsEncryptionByDefault, GetEbsDefaultKmsKeyId); id = region name",
+        vec![
+            string("region_name").doc("e.g. \"eu-west-1\"; also the resource id"),
+            string("endpoint"),
+            string("opt_in_status").doc("\"opt-in-not-required\", \"opted-in\" or \"not-opted-in\""),
+            boolean("ebs_encryption_by_default").doc("Whether new EBS volumes are encrypted by default"),
+            string("ebs_default_kms_key_id").doc("KMS key used for default EBS encryption"),
+        ],
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// S3
+// ---------------------------------------------------------------------------------------
+
+fn bucket() -> ResourceSchema {
+    resource(
+        BUCKET,
+        "An S3 bucket (ListBuckets, with one nested property per Get* settings call)",
+        vec![
+            string("name").doc("Bucket name; also the resource id"),
+            string("creation_date"),
+            string("location").doc(
+                "GetBucketLocation, normalised to the region name (\"us-east-1\" where the API \
+                 answers null, \"eu-west-1\" for \"EU\")",
+            ),
+            object(
+                "versioning",
+                vec![
+                    string("status").doc("\"Enabled\" or \"Suspended\"; null when never enabled"),
+                    string("mfa_delete").doc("\"Enabled\" or \"Disabled\"; null when never set"),
+                ],
+            )
+            .doc("GetBucketVersioning"),
+            object(
+                "encryption",
+                vec![list_of(
+                    "rules",
+                    vec![
+                        object(
+                            "apply_server_side_encryption_by_default",
+                            vec![
+                                string("sse_algorithm").doc("\"AES256\", \"aws:kms\" or \"aws:kms:dsse\""),
+                                string("kms_master_key_id"),
+                            ],
+                        ),
+                        boolean("bucket_key_enabled"),
+                    ],
+                )],
+            )
+            .doc("GetBucketEncryption (ServerSideEncryptionConfiguration unwrapped); null when not configured"),
+            object(
+                "logging",
+                vec![
+                    string("target_bucket"),
+                    string("target_prefix"),
+                    list_of("target_grants", vec![grantee(), string("permission")]),
+                ],
+            )
+            .doc("GetBucketLogging (LoggingEnabled unwrapped); null when access logging is off"),
+            public_access_block(),
+            any("policy").doc(
+                "GetBucketPolicy: the policy document parsed from JSON, keys as in the document \
+                 (Statement, Effect, Principal); null when the bucket has no policy",
+            ),
+            object(
+                "policy_status",
+                vec![boolean("is_public").doc("Whether the policy makes the bucket public")],
+            )
+            .doc("GetBucketPolicyStatus; null when the bucket has no policy"),
+            object(
+                "acl",
+                vec![
+                    object("owner", vec![string("display_name"), string("id")]),
+                    list_of(
+                        "grants",
+                        vec![
+                            grantee(),
+                            string("permission").doc(
+                                "\"FULL_CONTROL\", \"WRITE\", \"WRITE_ACP\", \"READ\" or \"READ_ACP\"",
+                            ),
+                        ],
+                    ),
+                ],
+            )
+            .doc("GetBucketAcl"),
+            object(
+                "ownership_controls",
+                vec![list_of(
+                    "rules",
+                    vec![string("object_ownership").doc(
+                        "\"BucketOwnerEnforced\", \"BucketOwnerPreferred\" or \"ObjectWriter\"",
+                    )],
+                )],
+            )
+            .doc("GetBucketOwnershipControls (OwnershipControls unwrapped); null when not set"),
+            tags("tags").doc("GetBucketTagging as a key-value map"),
+        ],
+    )
+}
+
+fn account() -> ResourceSchema {
+    resource(
+        ACCOUNT,
+        "The account's S3 settings (s3control GetPublicAccessBlock); id = account id",
+        vec![
+            string("account_id").doc("Also the resource id"),
+            public_access_block(),
+        ],
+    )
+}

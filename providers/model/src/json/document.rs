@@ -1,0 +1,426 @@
+//! The inventory document: the top-level object, its resources and its collection errors,
+//! read with [`Reader`] and checked against `shared/design/inventory.md`.
+
+use super::error::{LoadErrorKind, PResult, ParseError};
+use super::parallel;
+use super::reader::{found_kind, Reader};
+use super::writer::quoted;
+use crate::intern::Interner;
+use crate::inventory::{CollectionError, Resource, Source};
+use crate::value::{Object, Value};
+
+/// The only format version this reader knows.
+pub(crate) const FORMAT_VERSION: &str = "1";
+
+/// Everything read from a document, before resources are indexed and references resolved.
+#[derive(Default)]
+pub(crate) struct Document {
+    pub provider: Option<String>,
+    pub collected_at: Option<String>,
+    pub resources: Vec<Resource>,
+    /// The byte offset each resource starts at, for duplicate errors.
+    pub offsets: Vec<usize>,
+    pub errors: Vec<CollectionError>,
+    pub interner: Interner,
+}
+
+/// Reads a whole document, splitting its resources over up to `threads` threads.
+pub(crate) fn parse(bytes: &[u8], threads: usize) -> PResult<Document> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        ParseError::new(
+            e.valid_up_to(),
+            LoadErrorKind::Syntax,
+            "invalid UTF-8 (an inventory is UTF-8 JSON)",
+        )
+    })?;
+    let mut r = Reader::new(text, 0, 0, Interner::new());
+    let mut doc = Document::default();
+    let mut version_seen = false;
+    let mut resources_seen = false;
+    let found = r.peek();
+    if found != Some(b'{') {
+        return Err(r.syntax_or_format(found, "expected the inventory to be a JSON object"));
+    }
+    fields(&mut r, |r, key, key_pos| match key {
+        "cloudspec_inventory" => {
+            once(r, &mut version_seen, key, key_pos)?;
+            version(r)
+        }
+        "provider" => {
+            let v = optional_string(r, key)?;
+            set_once(r, &mut doc.provider, v.map(String::from), key, key_pos)
+        }
+        "collected_at" => {
+            let v = optional_string(r, key)?;
+            set_once(r, &mut doc.collected_at, v.map(String::from), key, key_pos)
+        }
+        "resources" => {
+            once(r, &mut resources_seen, key, key_pos)?;
+            let (resources, offsets) = parallel::resources(r, threads)?;
+            doc.resources = resources;
+            doc.offsets = offsets;
+            Ok(())
+        }
+        "errors" => {
+            doc.errors = collection_errors(r)?;
+            Ok(())
+        }
+        _ => r.skip_value(),
+    })?;
+    if r.peek().is_some() {
+        return Err(r.syntax(r.pos, "trailing characters after the inventory object"));
+    }
+    if !version_seen {
+        return Err(r.format(
+            0,
+            "missing \"cloudspec_inventory\": 1 (is this a cloudspec inventory?)",
+        ));
+    }
+    if !resources_seen {
+        return Err(r.format(0, "missing required field \"resources\""));
+    }
+    doc.interner = std::mem::take(&mut r.interner);
+    Ok(doc)
+}
+
+impl Reader<'_> {
+    /// "expected X, found Y" when what was found is a JSON value of the wrong kind; a
+    /// syntax error when it is not JSON at all.
+    pub fn syntax_or_format(&self, found: Option<u8>, expected: &str) -> Box<ParseError> {
+        match found {
+            Some(b'{' | b'[' | b'"' | b't' | b'f' | b'n' | b'-' | b'0'..=b'9') => {
+                self.format(self.pos, format!("{expected}, found {}", found_kind(found)))
+            }
+            Some(_) => self.syntax(self.pos, "expected a JSON value"),
+            None => self.syntax(self.pos, "unexpected end of file: expected a JSON value"),
+        }
+    }
+}
+
+/// Reads the members of an object at `pos`, calling `on_field(reader, key, key_offset)`
+/// with `pos` at each value; errors inside a value get its key on their path.
+pub(crate) fn fields<'a>(
+    r: &mut Reader<'a>,
+    mut on_field: impl FnMut(&mut Reader<'a>, &str, usize) -> PResult<()>,
+) -> PResult<()> {
+    r.enter()?;
+    if r.peek() == Some(b'}') {
+        r.pos += 1;
+        r.leave();
+        return Ok(());
+    }
+    loop {
+        let found = r.peek();
+        if found != Some(b'"') {
+            return Err(r.syntax(
+                r.pos,
+                format!(
+                    "expected an object key (a string), found {}",
+                    found_kind(found)
+                ),
+            ));
+        }
+        let key_pos = r.pos;
+        let key = r.string()?;
+        r.expect(b':', "after an object key")?;
+        r.peek();
+        on_field(r, &key, key_pos).map_err(|e| e.in_key(&key))?;
+        if !r.separator(b'}', "an object member")? {
+            break;
+        }
+    }
+    r.leave();
+    Ok(())
+}
+
+/// Marks a field as seen, refusing a second occurrence.
+fn once(r: &Reader, seen: &mut bool, key: &str, key_pos: usize) -> PResult<()> {
+    if *seen {
+        return Err(duplicate_field(r, key, key_pos));
+    }
+    *seen = true;
+    Ok(())
+}
+
+/// Stores a field's value, refusing a second occurrence.
+fn set_once<T>(
+    r: &Reader,
+    slot: &mut Option<T>,
+    value: Option<T>,
+    key: &str,
+    key_pos: usize,
+) -> PResult<()> {
+    if slot.is_some() {
+        return Err(duplicate_field(r, key, key_pos));
+    }
+    *slot = value;
+    Ok(())
+}
+
+fn duplicate_field(r: &Reader, key: &str, key_pos: usize) -> Box<ParseError> {
+    r.format(key_pos, format!("duplicate field {}", quoted(key)))
+}
+
+/// `"cloudspec_inventory"`, which must be exactly `1`.
+fn version(r: &mut Reader) -> PResult<()> {
+    let start = r.pos;
+    r.skip_value()?;
+    let raw = r.bytes.get(start..r.pos).unwrap_or_default();
+    if raw == FORMAT_VERSION.as_bytes() {
+        return Ok(());
+    }
+    let mut text: String = String::from_utf8_lossy(raw).chars().take(40).collect();
+    if raw.len() > text.len() {
+        text.push('…');
+    }
+    Err(r.format(
+        start,
+        format!("\"cloudspec_inventory\" must be {FORMAT_VERSION}, found {text}"),
+    ))
+}
+
+/// A required string field.
+fn required_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<Box<str>> {
+    match r.peek() {
+        Some(b'"') => Ok(r.string()?.into()),
+        found => {
+            Err(r.syntax_or_format(found, &format!("expected {} to be a string", quoted(key))))
+        }
+    }
+}
+
+/// An optional string field: a string, or null for none.
+fn optional_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<Option<Box<str>>> {
+    match r.peek() {
+        Some(b'n') => r.value().map(|_| None),
+        Some(b'"') => Ok(Some(r.string()?.into())),
+        found => Err(r.syntax_or_format(
+            found,
+            &format!("expected {} to be a string or null", quoted(key)),
+        )),
+    }
+}
+
+/// The fields of one resource object as they are read.
+#[derive(Default)]
+struct ResourceFields {
+    type_name: Option<Box<str>>,
+    id: Option<Box<str>>,
+    region: Option<Box<str>>,
+    account: Option<Box<str>>,
+    source: Option<Source>,
+    properties: Option<Object>,
+}
+
+/// One element of `resources`; `pos` must be at it.
+pub(crate) fn resource(r: &mut Reader) -> PResult<Resource> {
+    let start = r.pos;
+    let found = r.peek();
+    if found != Some(b'{') {
+        return Err(r.syntax_or_format(found, "expected a resource (an object)"));
+    }
+    let mut f = ResourceFields::default();
+    fields(r, |r, key, key_pos| match key {
+        "type" => {
+            let v = required_string(r, key)?;
+            set_once(r, &mut f.type_name, Some(v), key, key_pos)
+        }
+        "id" => {
+            let v = required_string(r, key)?;
+            set_once(r, &mut f.id, Some(v), key, key_pos)
+        }
+        "region" => {
+            let v = optional_string(r, key)?;
+            set_once(r, &mut f.region, v, key, key_pos)
+        }
+        "account" => {
+            let v = optional_string(r, key)?;
+            set_once(r, &mut f.account, v, key, key_pos)
+        }
+        "source" => {
+            let v = source(r)?;
+            set_once(r, &mut f.source, v, key, key_pos)
+        }
+        "properties" => {
+            let v = properties(r)?;
+            set_once(r, &mut f.properties, Some(v), key, key_pos)
+        }
+        _ => r.skip_value(),
+    })?;
+    let missing =
+        |field: &str| r.format(start, format!("missing required field {}", quoted(field)));
+    Ok(Resource {
+        type_name: f.type_name.ok_or_else(|| missing("type"))?,
+        id: f.id.ok_or_else(|| missing("id"))?,
+        region: f.region,
+        account: f.account,
+        source: f.source,
+        properties: f.properties.unwrap_or_default(),
+    })
+}
+
+/// `properties`: an object of property values (null for none).
+fn properties(r: &mut Reader) -> PResult<Object> {
+    let at = r.pos;
+    match r.peek() {
+        Some(b'n') => r.value().map(|_| Object::default()),
+        Some(b'{') => match r.object()? {
+            Value::Object(object) => Ok(object),
+            other => Err(r.format(
+                at,
+                format!(
+                    "expected \"properties\" to be an object, found {}",
+                    super::reader::json_kind(&other)
+                ),
+            )),
+        },
+        found => Err(r.syntax_or_format(found, "expected \"properties\" to be an object")),
+    }
+}
+
+/// `source`: `{"file": ..., "line": ...}` or null.
+fn source(r: &mut Reader) -> PResult<Option<Source>> {
+    let start = r.pos;
+    match r.peek() {
+        Some(b'n') => return r.value().map(|_| None),
+        Some(b'{') => {}
+        found => {
+            return Err(r.syntax_or_format(
+                found,
+                "expected \"source\" to be an object {\"file\": ..., \"line\": ...}",
+            ))
+        }
+    }
+    let mut file = None;
+    let mut line = None;
+    fields(r, |r, key, key_pos| match key {
+        "file" => {
+            let v = required_string(r, key)?;
+            set_once(r, &mut file, Some(String::from(v)), key, key_pos)
+        }
+        "line" => {
+            let v = line_number(r)?;
+            set_once(r, &mut line, v, key, key_pos)
+        }
+        _ => r.skip_value(),
+    })?;
+    let file = file.ok_or_else(|| r.format(start, "missing required field \"file\""))?;
+    Ok(Some(Source { file, line }))
+}
+
+/// `source.line`: a non-negative integer or null.
+fn line_number(r: &mut Reader) -> PResult<Option<u64>> {
+    let at = r.pos;
+    let found = r.peek();
+    let value = if matches!(found, Some(b'-' | b'0'..=b'9' | b'n')) {
+        r.value()?
+    } else {
+        Value::Str("".into())
+    };
+    match value {
+        Value::Null => Ok(None),
+        Value::Int(n) if n >= 0 => Ok(u64::try_from(n).ok()),
+        _ => Err(r.format(
+            at,
+            format!(
+                "expected \"line\" to be a non-negative integer, found {}",
+                found_kind(found)
+            ),
+        )),
+    }
+}
+
+/// `errors`: what could not be collected.
+fn collection_errors(r: &mut Reader) -> PResult<Vec<CollectionError>> {
+    match r.peek() {
+        Some(b'n') => return r.value().map(|_| Vec::new()),
+        Some(b'[') => {}
+        found => return Err(r.syntax_or_format(found, "expected \"errors\" to be an array")),
+    }
+    r.enter()?;
+    let mut errors = Vec::new();
+    if r.peek() == Some(b']') {
+        r.pos += 1;
+        r.leave();
+        return Ok(errors);
+    }
+    loop {
+        let index = errors.len();
+        errors.push(collection_error(r).map_err(|e| e.in_index(index))?);
+        if !r.separator(b']', "an array element")? {
+            break;
+        }
+    }
+    r.leave();
+    Ok(errors)
+}
+
+/// One element of `errors`: `{"type": ..., "region": ..., "message": ...}`.
+fn collection_error(r: &mut Reader) -> PResult<CollectionError> {
+    let start = r.pos;
+    let found = r.peek();
+    if found != Some(b'{') {
+        return Err(r.syntax_or_format(found, "expected a collection error (an object)"));
+    }
+    let (mut type_name, mut region, mut message) = (None, None, None);
+    fields(r, |r, key, key_pos| match key {
+        "type" => {
+            let v = required_string(r, key)?;
+            set_once(r, &mut type_name, Some(String::from(v)), key, key_pos)
+        }
+        "region" => {
+            let v = optional_string(r, key)?;
+            set_once(r, &mut region, v.map(String::from), key, key_pos)
+        }
+        "message" => {
+            let v = required_string(r, key)?;
+            set_once(r, &mut message, Some(String::from(v)), key, key_pos)
+        }
+        _ => r.skip_value(),
+    })?;
+    let missing =
+        |field: &str| r.format(start, format!("missing required field {}", quoted(field)));
+    Ok(CollectionError {
+        type_name: type_name.ok_or_else(|| missing("type"))?,
+        region,
+        message: message.ok_or_else(|| missing("message"))?,
+    })
+}
+
+/// How a run of resources ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RunEnd {
+    /// The closing `]` of `resources` was read.
+    Closed,
+    /// The next element starts exactly at the stop offset.
+    ReachedStop,
+    /// An element boundary was passed beyond the stop offset: it was not a boundary.
+    Overshot,
+}
+
+/// Reads resources from `pos` (an element start, or whitespace before one) until the
+/// closing `]` or the element boundary at `stop`. Error paths carry the index local to
+/// this run.
+pub(crate) fn resource_run(
+    r: &mut Reader,
+    stop: usize,
+    resources: &mut Vec<Resource>,
+    offsets: &mut Vec<usize>,
+) -> PResult<RunEnd> {
+    loop {
+        r.peek();
+        if r.pos == stop {
+            return Ok(RunEnd::ReachedStop);
+        }
+        if r.pos > stop {
+            return Ok(RunEnd::Overshot);
+        }
+        let start = r.pos;
+        let index = resources.len();
+        resources.push(resource(r).map_err(|e| e.in_index(index))?);
+        offsets.push(start);
+        if !r.separator(b']', "a resource")? {
+            return Ok(RunEnd::Closed);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! Load errors: the public [`LoadError`] and the parser's internal error, which collects its
+//! JSON path while the error travels up the recursion (so the happy path tracks no path).
+
+use std::fmt;
+
+/// Why an inventory file could not be loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadError {
+    pub file: String,
+    /// Where in the document: `$.resources[3].type`.
+    pub json_path: String,
+    /// 1-based line and column when known.
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub kind: LoadErrorKind,
+    pub message: String,
+}
+
+/// The class of a [`LoadError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadErrorKind {
+    /// The file could not be read.
+    Io,
+    /// The file is not JSON.
+    Syntax,
+    /// The file is JSON but not an inventory (a field missing or of the wrong type).
+    Format,
+    /// Two resources with the same type and id.
+    Duplicate,
+}
+
+impl fmt::Display for LoadError {
+    /// `file:line:col: message (at json_path)`, without `line:col` when unknown.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            write!(f, ":{line}:{column}")?;
+        }
+        write!(f, ": {} (at {})", self.message, self.json_path)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// One step of a JSON path.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Seg {
+    Key(Box<str>),
+    Index(usize),
+}
+
+/// A parse error at a byte offset, with its path collected innermost first.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ParseError {
+    pub pos: usize,
+    pub kind: LoadErrorKind,
+    pub message: String,
+    /// Innermost segment first: the path is built while the error propagates outwards.
+    pub path: Vec<Seg>,
+}
+
+/// Errors are boxed so that the parser's `Result`s stay small on the happy path.
+pub(crate) type PResult<T> = Result<T, Box<ParseError>>;
+
+impl ParseError {
+    pub fn new(pos: usize, kind: LoadErrorKind, message: impl Into<String>) -> Box<Self> {
+        Box::new(ParseError {
+            pos,
+            kind,
+            message: message.into(),
+            path: Vec::new(),
+        })
+    }
+
+    /// The error happened inside the member `key` of the enclosing object.
+    pub fn in_key(mut self: Box<Self>, key: &str) -> Box<Self> {
+        self.path.push(Seg::Key(key.into()));
+        self
+    }
+
+    /// The error happened inside element `index` of the enclosing array.
+    pub fn in_index(mut self: Box<Self>, index: usize) -> Box<Self> {
+        self.path.push(Seg::Index(index));
+        self
+    }
+
+    /// The public error, with line and column computed from the byte offset in `bytes`.
+    pub fn into_load_error(self, bytes: &[u8], file: &str) -> LoadError {
+        let (line, column) = line_column(bytes, self.pos);
+        LoadError {
+            file: file.into(),
+            json_path: path_string(&self.path),
+            line: Some(line),
+            column: Some(column),
+            kind: self.kind,
+            message: match self.kind {
+                LoadErrorKind::Syntax => format!("not JSON: {}", self.message),
+                _ => self.message,
+            },
+        }
+    }
+}
+
+/// The 1-based line and column (in characters) of byte offset `pos`.
+pub(crate) fn line_column(bytes: &[u8], pos: usize) -> (usize, usize) {
+    let before = bytes.get(..pos.min(bytes.len())).unwrap_or_default();
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let on_line = before.get(line_start..).unwrap_or_default();
+    (line, String::from_utf8_lossy(on_line).chars().count() + 1)
+}
+
+/// `$.resources[3].properties["odd key"]` from segments stored innermost first.
+pub(crate) fn path_string(innermost_first: &[Seg]) -> String {
+    let mut out = String::from("$");
+    for seg in innermost_first.iter().rev() {
+        match seg {
+            Seg::Index(i) => out.push_str(&format!("[{i}]")),
+            Seg::Key(k) if is_plain_key(k) => {
+                out.push('.');
+                out.push_str(k);
+            }
+            Seg::Key(k) => out.push_str(&format!("[{}]", super::writer::quoted(k))),
+        }
+    }
+    out
+}
+
+/// Whether a key can be written after a dot in a path: `devices`, `$ref`.
+fn is_plain_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}

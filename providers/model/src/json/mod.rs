@@ -1,0 +1,143 @@
+//! The JSON form of an inventory (`shared/design/inventory.md`): load and save.
+//!
+//! Loading reads the bytes with a purpose-built reader ([`reader`]) that builds
+//! [`crate::Value`]s directly (no intermediate JSON tree) and, for big pretty-printed
+//! files, reads the `resources` array on several threads ([`parallel`]). Every malformed
+//! file gives a [`LoadError`] with a JSON path, a line and a column; no input panics.
+
+mod document;
+mod error;
+mod parallel;
+mod reader;
+mod writer;
+
+use std::io::Write as _;
+use std::path::Path;
+
+pub use error::{LoadError, LoadErrorKind};
+pub use writer::InventoryWriter;
+
+use crate::inventory::{Inventory, InventoryBuilder};
+
+/// The number of threads a load uses by default: the available cores, at most 8.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+}
+
+impl Inventory {
+    /// Loads an inventory file.
+    pub fn load(path: &Path) -> Result<Inventory, LoadError> {
+        let bytes = std::fs::read(path).map_err(|e| LoadError {
+            file: path.display().to_string(),
+            json_path: "$".into(),
+            line: None,
+            column: None,
+            kind: LoadErrorKind::Io,
+            message: format!("cannot read: {e}"),
+        })?;
+        Self::from_slice(&bytes, &path.display().to_string())
+    }
+
+    /// Parses an inventory from bytes; `file` names it in errors.
+    pub fn from_slice(bytes: &[u8], file: &str) -> Result<Inventory, LoadError> {
+        Self::from_slice_with_threads(bytes, file, default_threads())
+    }
+
+    /// [`Inventory::from_slice`] with at most `threads` threads reading resources
+    /// (1 reads serially). The result, errors included, does not depend on `threads`.
+    pub fn from_slice_with_threads(
+        bytes: &[u8],
+        file: &str,
+        threads: usize,
+    ) -> Result<Inventory, LoadError> {
+        let doc = document::parse(bytes, threads).map_err(|e| e.into_load_error(bytes, file))?;
+        let mut builder = InventoryBuilder::new();
+        builder.reserve(doc.resources.len());
+        *builder.interner() = doc.interner;
+        builder.set_provider(doc.provider);
+        builder.set_collected_at(doc.collected_at);
+        for (resource, offset) in doc.resources.into_iter().zip(doc.offsets) {
+            if let Err(duplicate) = builder.push(resource) {
+                let first = builder
+                    .find(&duplicate.type_name, &duplicate.id)
+                    .unwrap_or_default();
+                return Err(duplicate_error(
+                    bytes,
+                    file,
+                    &duplicate,
+                    first as usize,
+                    offset,
+                ));
+            }
+        }
+        for error in doc.errors {
+            builder.push_error(error);
+        }
+        Ok(builder.finish())
+    }
+
+    /// The deterministic JSON form: resources sorted by type then id, keys sorted,
+    /// collection errors sorted, two-space indents and a final newline.
+    pub fn to_json_string(&self) -> String {
+        let mut out = Vec::new();
+        // Writing to a Vec cannot fail.
+        let _ = self.write_json(&mut out);
+        String::from_utf8(out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
+    /// Writes [`Inventory::to_json_string`]'s text to `out`.
+    pub fn write_json<W: std::io::Write>(&self, out: W) -> std::io::Result<W> {
+        let mut order: Vec<&crate::Resource> = self.resources.iter().collect();
+        order.sort_by(|a, b| (&a.type_name, &a.id).cmp(&(&b.type_name, &b.id)));
+        let mut writer =
+            InventoryWriter::new(out, self.provider.as_deref(), self.collected_at.as_deref())?;
+        for resource in order {
+            writer.resource(resource, &self.interner)?;
+        }
+        writer.finish(&self.errors)
+    }
+
+    /// Saves the JSON form to `path` atomically: a temporary file in the same folder,
+    /// then a rename, so a reader never sees half a file.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        let result = (|| {
+            let file = std::fs::File::create(&temp)?;
+            let mut file = self.write_json(std::io::BufWriter::new(file))?;
+            file.flush()?;
+            file.get_ref().sync_all()?;
+            std::fs::rename(&temp, path)
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&temp);
+        }
+        result
+    }
+}
+
+/// The error for a second resource with the same type and id, at `offset`.
+fn duplicate_error(
+    bytes: &[u8],
+    file: &str,
+    duplicate: &crate::DuplicateResource,
+    first: usize,
+    offset: usize,
+) -> LoadError {
+    let (line, column) = error::line_column(bytes, offset);
+    LoadError {
+        file: file.into(),
+        json_path: format!("$.resources[{}]", duplicate.index),
+        line: Some(line),
+        column: Some(column),
+        kind: LoadErrorKind::Duplicate,
+        message: format!(
+            "duplicate resource {}/{} (first at $.resources[{first}])",
+            duplicate.type_name, duplicate.id
+        ),
+    }
+}

@@ -1,0 +1,587 @@
+//! A JSON reader that builds [`Value`]s directly from bytes: keys interned on the fly,
+//! strings without escapes copied once, lists and objects collected on reused stacks and
+//! boxed at their exact size. It never panics and refuses nesting deeper than
+//! [`MAX_DEPTH`], so hostile input gives an error, not a stack overflow.
+
+use std::borrow::Cow;
+
+use super::error::{LoadErrorKind, PResult, ParseError};
+use crate::intern::{Interner, Sym};
+use crate::value::{Object, Reference, Unknown, Value};
+
+/// The deepest nesting of arrays and objects accepted (serde_json's default limit).
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// What a JSON value is, named from its first byte, for "found ..." in messages.
+pub(crate) fn found_kind(byte: Option<u8>) -> &'static str {
+    match byte {
+        Some(b'{') => "object",
+        Some(b'[') => "array",
+        Some(b'"') => "string",
+        Some(b't' | b'f') => "boolean",
+        Some(b'n') => "null",
+        Some(b'-' | b'0'..=b'9') => "number",
+        Some(_) => "something that is not JSON",
+        None => "the end of the file",
+    }
+}
+
+/// A cursor over the bytes of one document, with the interner its keys go to.
+pub(crate) struct Reader<'a> {
+    /// The whole document, checked to be UTF-8 once, up front.
+    pub text: &'a str,
+    pub bytes: &'a [u8],
+    pub pos: usize,
+    /// Arrays and objects currently open around `pos`.
+    pub depth: usize,
+    pub interner: Interner,
+    /// Keys of skipped values go here, so they do not show up as property names.
+    skipped_keys: Interner,
+    entries: Vec<(Sym, Value)>,
+    items: Vec<Value>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at `pos`, inside `depth` open containers.
+    pub fn new(text: &'a str, pos: usize, depth: usize, interner: Interner) -> Self {
+        Reader {
+            text,
+            bytes: text.as_bytes(),
+            pos,
+            depth,
+            interner,
+            skipped_keys: Interner::new(),
+            entries: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+
+    /// A syntax error at `pos`.
+    pub fn syntax(&self, pos: usize, message: impl Into<String>) -> Box<ParseError> {
+        ParseError::new(pos, LoadErrorKind::Syntax, message)
+    }
+
+    /// A format error (valid JSON, not a valid inventory) at `pos`.
+    pub fn format(&self, pos: usize, message: impl Into<String>) -> Box<ParseError> {
+        ParseError::new(pos, LoadErrorKind::Format, message)
+    }
+
+    /// Skips whitespace and returns the next byte, if any.
+    pub fn peek(&mut self) -> Option<u8> {
+        loop {
+            match self.bytes.get(self.pos) {
+                Some(b' ') => self.pos = skip_spaces(self.bytes, self.pos),
+                Some(b'\n' | b'\r' | b'\t') => self.pos += 1,
+                other => return other.copied(),
+            }
+        }
+    }
+
+    /// Consumes `byte` (after whitespace) or fails naming what `context` expected.
+    pub fn expect(&mut self, byte: u8, context: &str) -> PResult<()> {
+        match self.peek() {
+            Some(b) if b == byte => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(_) => Err(self.syntax(self.pos, format!("expected `{}` {context}", byte as char))),
+            None => Err(self.syntax(self.pos, format!("unexpected end of file {context}"))),
+        }
+    }
+
+    /// After a member or element: consumes `,` (returns true) or the `close` byte (false).
+    pub fn separator(&mut self, close: u8, what: &str) -> PResult<bool> {
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(b) if b == close => {
+                self.pos += 1;
+                Ok(false)
+            }
+            Some(_) => Err(self.syntax(
+                self.pos,
+                format!("expected `,` or `{}` after {what}", close as char),
+            )),
+            None => Err(self.syntax(self.pos, format!("unexpected end of file in {what}"))),
+        }
+    }
+
+    /// Opens an array or object at `pos`, enforcing the nesting limit.
+    pub fn enter(&mut self) -> PResult<()> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.syntax(
+                self.pos,
+                format!("nesting deeper than {MAX_DEPTH} arrays and objects"),
+            ));
+        }
+        self.depth += 1;
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Closes the array or object `enter` opened.
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Reads a string; `pos` must be at its opening quote.
+    pub fn string(&mut self) -> PResult<Cow<'a, str>> {
+        let bytes = self.bytes;
+        let start = self.pos + 1;
+        let mut i = start;
+        loop {
+            i = special_byte(bytes, i);
+            match bytes.get(i) {
+                Some(b'"') => {
+                    let text = self.utf8(start, i)?;
+                    self.pos = i + 1;
+                    return Ok(Cow::Borrowed(text));
+                }
+                Some(b'\\') => return self.escaped_string(start, i).map(Cow::Owned),
+                Some(&b) if b < 0x20 => {
+                    return Err(self.syntax(
+                        i,
+                        "control character (U+0000 to U+001F) in a string: escape it",
+                    ))
+                }
+                Some(_) => i += 1,
+                None => return Err(self.syntax(i, "unterminated string")),
+            }
+        }
+    }
+
+    /// The text of `bytes[start..end]` (both ends are next to ASCII delimiters).
+    fn utf8(&self, start: usize, end: usize) -> PResult<&'a str> {
+        self.text
+            .get(start..end)
+            .ok_or_else(|| self.syntax(start, "invalid UTF-8 in a string"))
+    }
+
+    /// The slow path of [`Reader::string`]: the string has an escape at `first_escape`.
+    fn escaped_string(&mut self, start: usize, first_escape: usize) -> PResult<String> {
+        let mut out = String::from(self.utf8(start, first_escape)?);
+        let mut i = first_escape;
+        loop {
+            match self.bytes.get(i) {
+                Some(b'"') => {
+                    self.pos = i + 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => i = self.escape(i, &mut out)?,
+                Some(&b) if b < 0x20 => {
+                    return Err(self.syntax(
+                        i,
+                        "control character (U+0000 to U+001F) in a string: escape it",
+                    ))
+                }
+                Some(_) => {
+                    let run_end = self.plain_run_end(i);
+                    out.push_str(self.utf8(i, run_end)?);
+                    i = run_end;
+                }
+                None => return Err(self.syntax(i, "unterminated string")),
+            }
+        }
+    }
+
+    /// The end of the run of unescaped string bytes starting at `i`.
+    fn plain_run_end(&self, mut i: usize) -> usize {
+        while let Some(&b) = self.bytes.get(i) {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                break;
+            }
+            i += 1;
+        }
+        i
+    }
+
+    /// Decodes the escape at `i` (a backslash) into `out`; returns the offset after it.
+    fn escape(&self, i: usize, out: &mut String) -> PResult<usize> {
+        let c = match self.bytes.get(i + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => return self.unicode_escape(i, out),
+            Some(_) => return Err(self.syntax(i, "invalid escape in a string")),
+            None => return Err(self.syntax(i, "unterminated string")),
+        };
+        out.push(c);
+        Ok(i + 2)
+    }
+
+    /// Decodes `\uXXXX` (and its low surrogate `\uXXXX` when it is a high one) at `i`.
+    fn unicode_escape(&self, i: usize, out: &mut String) -> PResult<usize> {
+        let high = self.hex4(i + 2)?;
+        if !(0xD800..0xDC00).contains(&high) {
+            let c = char::from_u32(high)
+                .ok_or_else(|| self.syntax(i, "lone trailing surrogate in a \\u escape"))?;
+            out.push(c);
+            return Ok(i + 6);
+        }
+        if self.bytes.get(i + 6..i + 8) != Some(b"\\u") {
+            return Err(self.syntax(i, "lone leading surrogate in a \\u escape"));
+        }
+        let low = self.hex4(i + 8)?;
+        if !(0xDC00..0xE000).contains(&low) {
+            return Err(self.syntax(
+                i + 6,
+                "a \\u escape after a leading surrogate must be a trailing one",
+            ));
+        }
+        let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+        let c = char::from_u32(code).ok_or_else(|| self.syntax(i, "invalid \\u escape"))?;
+        out.push(c);
+        Ok(i + 12)
+    }
+
+    /// The four hex digits at `at`.
+    fn hex4(&self, at: usize) -> PResult<u32> {
+        let digits = self
+            .bytes
+            .get(at..at + 4)
+            .ok_or_else(|| self.syntax(at, "unterminated \\u escape"))?;
+        digits.iter().try_fold(0u32, |acc, &d| {
+            let v = (d as char)
+                .to_digit(16)
+                .ok_or_else(|| self.syntax(at, "invalid \\u escape: expected four hex digits"))?;
+            Ok(acc * 16 + v)
+        })
+    }
+
+    /// Reads a number; `pos` must be at its first byte (`-` or a digit). Integers that fit
+    /// in i64 are [`Value::Int`], every other number [`Value::Float`].
+    pub fn number(&mut self) -> PResult<Value> {
+        let bytes = self.bytes;
+        let start = self.pos;
+        let mut i = start;
+        let negative = bytes.get(i) == Some(&b'-');
+        if negative {
+            i += 1;
+        }
+        let mut magnitude: Option<u64> = Some(0);
+        match bytes.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while let Some(&d @ b'0'..=b'9') = bytes.get(i) {
+                    magnitude = magnitude
+                        .and_then(|m| m.checked_mul(10))
+                        .and_then(|m| m.checked_add(u64::from(d - b'0')));
+                    i += 1;
+                }
+            }
+            _ => return Err(self.syntax(i, "invalid number: expected a digit")),
+        }
+        let integer_end = i;
+        i = self.fraction_and_exponent(i)?;
+        self.pos = i;
+        if i == integer_end {
+            let int = match magnitude {
+                Some(m) if negative => 0i64.checked_sub_unsigned(m),
+                Some(m) => i64::try_from(m).ok(),
+                None => None,
+            };
+            if let Some(int) = int {
+                return Ok(Value::Int(int));
+            }
+        }
+        self.float(start, i)
+    }
+
+    /// Skips the optional `.digits` and `e±digits` parts of a number at `i`.
+    fn fraction_and_exponent(&self, mut i: usize) -> PResult<usize> {
+        if self.bytes.get(i) == Some(&b'.') {
+            i = self.digits(i + 1, "invalid number: expected a digit after `.`")?;
+        }
+        if matches!(self.bytes.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(self.bytes.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            i = self.digits(i, "invalid number: expected a digit in the exponent")?;
+        }
+        Ok(i)
+    }
+
+    /// Skips one or more digits at `i`.
+    fn digits(&self, mut i: usize, message: &str) -> PResult<usize> {
+        let first = i;
+        while matches!(self.bytes.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+        if i == first {
+            return Err(self.syntax(i, message));
+        }
+        Ok(i)
+    }
+
+    /// The number `bytes[start..end]` as a finite f64.
+    fn float(&self, start: usize, end: usize) -> PResult<Value> {
+        let text = self.utf8(start, end)?;
+        match text.parse::<f64>() {
+            Ok(f) if f.is_finite() => Ok(Value::Float(f)),
+            _ => Err(self.syntax(start, format!("number out of range: {text}"))),
+        }
+    }
+
+    /// Reads `literal` (`true`, `false`, `null`) at `pos`.
+    fn literal(&mut self, literal: &[u8], value: Value) -> PResult<Value> {
+        if self.bytes.get(self.pos..self.pos + literal.len()) == Some(literal) {
+            self.pos += literal.len();
+            Ok(value)
+        } else {
+            Err(self.syntax(self.pos, "expected a JSON value"))
+        }
+    }
+
+    /// Reads any JSON value as a property value.
+    pub fn value(&mut self) -> PResult<Value> {
+        match self.peek() {
+            Some(b'{') => self.object(),
+            Some(b'[') => self.list(),
+            Some(b'"') => Ok(Value::Str(self.string()?.into())),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b't') => self.literal(b"true", Value::Bool(true)),
+            Some(b'f') => self.literal(b"false", Value::Bool(false)),
+            Some(b'n') => self.literal(b"null", Value::Null),
+            Some(_) => Err(self.syntax(self.pos, "expected a JSON value")),
+            None => Err(self.syntax(self.pos, "unexpected end of file: expected a JSON value")),
+        }
+    }
+
+    /// Reads and discards a value (an unknown field), leaving no key in the interner.
+    pub fn skip_value(&mut self) -> PResult<()> {
+        std::mem::swap(&mut self.interner, &mut self.skipped_keys);
+        let result = self.value();
+        std::mem::swap(&mut self.interner, &mut self.skipped_keys);
+        result.map(drop)
+    }
+
+    /// Reads an array; `pos` must be at `[`.
+    fn list(&mut self) -> PResult<Value> {
+        self.enter()?;
+        let base = self.items.len();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.leave();
+            return Ok(Value::List(Box::new([])));
+        }
+        let mut index = 0;
+        loop {
+            let item = self.value().map_err(|e| e.in_index(index))?;
+            self.items.push(item);
+            index += 1;
+            if !self.separator(b']', "an array element")? {
+                break;
+            }
+        }
+        self.leave();
+        Ok(Value::List(self.items.drain(base..).collect()))
+    }
+
+    /// Reads an object; `pos` must be at `{`. `{"$ref": ...}` becomes a [`Value::Ref`],
+    /// an object with `"$unknown"` a [`Value::Unknown`].
+    pub fn object(&mut self) -> PResult<Value> {
+        self.enter()?;
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            self.leave();
+            return Ok(Value::Object(Object::default()));
+        }
+        let base = self.entries.len();
+        let mut unknown_at = None;
+        let mut first = true;
+        loop {
+            let key_pos = self.key_start()?;
+            let key = self.string()?;
+            self.expect(b':', "after an object key")?;
+            if key == "$ref" {
+                return self.reference(first, key_pos).map_err(|e| e.in_key("$ref"));
+            }
+            if key == "$unknown" {
+                unknown_at = Some(key_pos);
+            }
+            let sym = self.interner.intern(&key);
+            let value = self.value().map_err(|e| e.in_key(&key))?;
+            if self
+                .entries
+                .get(base..)
+                .unwrap_or_default()
+                .iter()
+                .any(|(k, _)| *k == sym)
+            {
+                return Err(self.format(
+                    key_pos,
+                    format!("duplicate key {}", super::writer::quoted(&key)),
+                ));
+            }
+            self.entries.push((sym, value));
+            first = false;
+            if !self.separator(b'}', "an object member")? {
+                break;
+            }
+        }
+        self.leave();
+        let entries: Box<[(Sym, Value)]> = self.entries.drain(base..).collect();
+        match unknown_at {
+            Some(at) => self
+                .unknown(&entries, at)
+                .map(|u| Value::Unknown(Box::new(u))),
+            None => Ok(Value::Object(Object { entries })),
+        }
+    }
+
+    /// Checks that an object key starts at the next byte and returns its offset.
+    fn key_start(&mut self) -> PResult<usize> {
+        match self.peek() {
+            Some(b'"') => Ok(self.pos),
+            found => Err(self.syntax(
+                self.pos,
+                format!(
+                    "expected an object key (a string), found {}",
+                    found_kind(found)
+                ),
+            )),
+        }
+    }
+
+    /// The rest of `{"$ref": "<type>/<id>"}` after the colon.
+    fn reference(&mut self, first: bool, key_pos: usize) -> PResult<Value> {
+        if !first {
+            return Err(self.format(key_pos, "\"$ref\" must be the only key of its object"));
+        }
+        let at = self.pos;
+        let found = self.peek();
+        if found != Some(b'"') {
+            self.value()?;
+            return Err(self.format(
+                at,
+                format!(
+                    "expected \"$ref\" to be a string \"<type>/<id>\", found {}",
+                    found_kind(found)
+                ),
+            ));
+        }
+        let raw = self.string()?;
+        if !raw
+            .split_once('/')
+            .is_some_and(|(t, id)| !t.is_empty() && !id.is_empty())
+        {
+            return Err(self.format(
+                at,
+                format!(
+                    "expected \"$ref\" to be \"<type>/<id>\", found {}",
+                    super::writer::quoted(&raw)
+                ),
+            ));
+        }
+        if self.peek() != Some(b'}') {
+            return Err(self.format(self.pos, "\"$ref\" must be the only key of its object"));
+        }
+        self.pos += 1;
+        self.leave();
+        Ok(Value::Ref(Box::new(Reference::new(raw))))
+    }
+
+    /// The [`Unknown`] an object holding `"$unknown"` stands for.
+    fn unknown(&self, entries: &[(Sym, Value)], at: usize) -> PResult<Unknown> {
+        let mut reason = None;
+        let mut not_null = false;
+        for (key, value) in entries {
+            match (self.interner.resolve(*key), value) {
+                ("$unknown", Value::Str(s)) => reason = Some(s.clone()),
+                ("$unknown", other) => {
+                    return Err(self.format(
+                        at,
+                        format!("expected \"$unknown\" to be a string (why the value is unknown), found {}", json_kind(other)),
+                    )
+                    .in_key("$unknown"))
+                }
+                ("not_null", Value::Bool(b)) => not_null = *b,
+                ("not_null", other) => {
+                    return Err(self
+                        .format(at, format!("expected \"not_null\" to be a boolean, found {}", json_kind(other)))
+                        .in_key("not_null"))
+                }
+                (name, _) => {
+                    return Err(self.format(
+                        at,
+                        format!(
+                            "unexpected key {} next to \"$unknown\" (allowed: \"$unknown\", \"not_null\")",
+                            super::writer::quoted(name)
+                        ),
+                    ))
+                }
+            }
+        }
+        let reason = reason.unwrap_or_default();
+        Ok(Unknown { reason, not_null })
+    }
+}
+
+/// Eight copies of `byte` in a word.
+const fn splat(byte: u8) -> u64 {
+    u64::from_ne_bytes([byte; 8])
+}
+
+/// The eight bytes at `i` as a little-endian word, if there are eight.
+fn word_at(bytes: &[u8], i: usize) -> Option<u64> {
+    let chunk: [u8; 8] = bytes.get(i..i + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(chunk))
+}
+
+/// The high bit of each byte of `w` that is zero (exact for the lowest such byte, which
+/// is all the callers use).
+const fn zero_bytes(w: u64) -> u64 {
+    w.wrapping_sub(splat(1)) & !w & splat(0x80)
+}
+
+/// The offset of the first byte at or after `i` that is not a space (eight at a time).
+fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(w) = word_at(bytes, i) {
+        let other = w ^ splat(b' ');
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while bytes.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    i
+}
+
+/// The offset of the first `"`, `\\` or control character at or after `i` (eight bytes
+/// at a time), or of the end of the last full word when none is found there.
+fn special_byte(bytes: &[u8], mut i: usize) -> usize {
+    while let Some(w) = word_at(bytes, i) {
+        let found = zero_bytes(w ^ splat(b'"'))
+            | zero_bytes(w ^ splat(b'\\'))
+            | (w.wrapping_sub(splat(0x20)) & !w & splat(0x80));
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
+/// The JSON name of the kind of a parsed value, for "found ..." in messages.
+pub(crate) fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Int(_) | Value::Float(_) => "number",
+        Value::Str(_) => "string",
+        Value::List(_) => "array",
+        Value::Object(_) => "object",
+        Value::Ref(_) => "an association {\"$ref\": ...}",
+        Value::Unknown(_) => "an unknown value {\"$unknown\": ...}",
+    }
+}

@@ -1,0 +1,157 @@
+//! AST to the evaluator's form: member names resolved to the inventory's symbols, operands
+//! checked and parsed once (numbers, IP addresses, CIDR blocks), quantifiers made explicit.
+
+use std::net::IpAddr;
+
+use ipnetwork::IpNetwork;
+
+use super::compare::Lit;
+use super::predicates::{def, Operand, PredicateDef, Shape};
+use crate::model::{Interner, Sym};
+use crate::syntax::ast::{Literal, Predicate, Quantifier, Statement, Tail};
+
+/// A statement ready to evaluate.
+#[derive(Debug)]
+pub(crate) struct CStmt {
+    /// The effective quantifier (explicit, or the context's).
+    pub quantifier: Quantifier,
+    pub association: bool,
+    /// `None`: no property in the inventory has this name, so it is always missing.
+    pub name: Option<Sym>,
+    pub name_text: String,
+    pub keys: Vec<(Option<Sym>, String)>,
+    pub tail: CTail,
+}
+
+#[derive(Debug)]
+pub(crate) enum CTail {
+    Predicate(CPredicate),
+    Nested(Vec<CStmt>),
+}
+
+#[derive(Debug)]
+pub(crate) struct CPredicate {
+    pub def: &'static PredicateDef,
+    pub operand: Operand,
+    /// The operand is a list or container literal: compare a list-valued property whole.
+    pub whole: bool,
+    /// The predicate as written (`gte 50`), for reports.
+    pub text: String,
+}
+
+/// Compiles statements under a context quantifier (`Every` for Assert, `Any` for With).
+pub(crate) fn statements(
+    stmts: &[Statement],
+    context: Quantifier,
+    interner: &Interner,
+    source: &str,
+) -> Vec<CStmt> {
+    stmts
+        .iter()
+        .map(|s| statement(s, context, interner, source))
+        .collect()
+}
+
+fn statement(s: &Statement, context: Quantifier, interner: &Interner, source: &str) -> CStmt {
+    let quantifier = s.quantifier.as_ref().map(|q| q.value).unwrap_or(context);
+    let inner = match quantifier {
+        Quantifier::Every => Quantifier::Every,
+        Quantifier::Any | Quantifier::No => Quantifier::Any,
+    };
+    let tail = match &s.tail {
+        Tail::Nested(body) => CTail::Nested(statements(body, inner, interner, source)),
+        Tail::Predicate(p) => CTail::Predicate(predicate(p, Some(interner), source)),
+    };
+    CStmt {
+        quantifier,
+        association: s.path.association.is_some(),
+        name: interner.get(&s.path.name.value),
+        name_text: s.path.name.value.clone(),
+        keys: s
+            .path
+            .keys
+            .iter()
+            .map(|k| (interner.get(&k.value), k.value.clone()))
+            .collect(),
+        tail,
+    }
+}
+
+fn predicate(p: &Predicate, interner: Option<&Interner>, source: &str) -> CPredicate {
+    let def = def(p.kind);
+    let operand = operand(p, interner).unwrap_or(Operand::Nothing);
+    let whole = match &operand {
+        Operand::Value(lit) => lit.is_collection(),
+        Operand::Choices(choices) => choices.iter().any(Lit::is_collection),
+        _ => false,
+    };
+    let text = source
+        .get(p.span.start..p.span.end)
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| p.words.clone());
+    CPredicate {
+        def,
+        operand,
+        whole,
+        text,
+    }
+}
+
+/// The operand of a predicate in the shape its table entry says. The parser has already
+/// reported operands that do not fit (`invalid-operand`), so a misfit here yields `None`.
+fn operand(p: &Predicate, interner: Option<&Interner>) -> Option<Operand> {
+    let ops = p.operands.as_slice();
+    match (def(p.kind).shape, ops) {
+        (Shape::Nothing, []) => Some(Operand::Nothing),
+        (Shape::Value, [lit]) => Some(Operand::Value(lit_of(lit, interner))),
+        (Shape::Choices, [Literal::List(items)]) => Some(Operand::Choices(
+            items.value.iter().map(|l| lit_of(l, interner)).collect(),
+        )),
+        (Shape::Number, [lit]) => number_of(lit).map(Operand::Number),
+        (Shape::Range, [a, b]) => Some(Operand::Range(number_of(a)?, number_of(b)?)),
+        (Shape::Text, [Literal::Str(s)]) => Some(Operand::Text(s.value.clone())),
+        (Shape::Address, [Literal::Str(s)]) => {
+            s.value.trim().parse::<IpAddr>().ok().map(Operand::Address)
+        }
+        (Shape::Network, [Literal::Str(s)]) => s
+            .value
+            .trim()
+            .parse::<IpNetwork>()
+            .ok()
+            .map(Operand::Network),
+        _ => None,
+    }
+}
+
+fn number_of(lit: &Literal) -> Option<f64> {
+    match lit {
+        Literal::Int(i) => Some(i.value as f64),
+        Literal::Float(f) => Some(f.value),
+        _ => None,
+    }
+}
+
+fn lit_of(lit: &Literal, interner: Option<&Interner>) -> Lit {
+    match lit {
+        Literal::Str(s) => Lit::Str(s.value.clone()),
+        Literal::Int(i) => Lit::Int(i.value),
+        Literal::Float(f) => Lit::Float(f.value),
+        Literal::Bool(b) => Lit::Bool(b.value),
+        Literal::List(items) => {
+            Lit::List(items.value.iter().map(|l| lit_of(l, interner)).collect())
+        }
+        Literal::Container(entries) => Lit::Container(
+            entries
+                .value
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        interner.and_then(|i| i.get(&k.value)),
+                        k.value.clone(),
+                        lit_of(v, interner),
+                    )
+                })
+                .collect(),
+        ),
+    }
+}

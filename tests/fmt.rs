@@ -1,0 +1,114 @@
+//! The formatter: each fixture in tests/fixtures/fmt has its formatted output pinned
+//! (tests/snapshots/fmt__*.snap), and for every fixture formatting is idempotent, keeps
+//! every comment and never changes the AST.
+
+use cloudspec::syntax::format::format;
+use cloudspec::syntax::lexer::comments;
+use cloudspec::syntax::parse;
+
+fn fixtures() -> Vec<(String, String)> {
+    let mut files: Vec<_> = std::fs::read_dir("tests/fixtures/fmt")
+        .expect("fixture dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cloudspec"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3);
+    files
+        .into_iter()
+        .map(|p| {
+            let stem = p
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("unnamed")
+                .to_string();
+            (stem, std::fs::read_to_string(&p).expect("read"))
+        })
+        .collect()
+}
+
+/// Formats `source`, which must parse without diagnostics.
+fn fmt(source: &str) -> String {
+    let parsed = parse(source);
+    assert!(
+        parsed.diagnostics.is_empty(),
+        "{source}\n{:#?}",
+        parsed.diagnostics
+    );
+    format(parsed.spec.as_ref().expect("spec"), source)
+}
+
+/// The comment texts of `source`, in order, trimmed.
+fn comment_texts(source: &str) -> Vec<String> {
+    comments(source)
+        .iter()
+        .map(|c| source[c.span.start..c.span.end].trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn fixtures_format_to_pinned_output() {
+    for (name, source) in fixtures() {
+        insta::assert_snapshot!(name, fmt(&source));
+    }
+}
+
+#[test]
+fn formatting_is_idempotent() {
+    for (name, source) in fixtures() {
+        let once = fmt(&source);
+        assert_eq!(fmt(&once), once, "{name}");
+    }
+}
+
+#[test]
+fn formatting_keeps_the_ast() {
+    for (name, source) in fixtures() {
+        let before = parse(&source).spec;
+        let after = parse(&fmt(&source)).spec;
+        assert_eq!(before, after, "{name}");
+    }
+}
+
+#[test]
+fn formatting_keeps_every_comment() {
+    for (name, source) in fixtures() {
+        let mut before = comment_texts(&source);
+        let mut after = comment_texts(&fmt(&source));
+        // Two trailing comments on one output line merge into one; compare the text.
+        before.sort();
+        after.sort();
+        assert_eq!(before.join(" "), after.join(" "), "{name}");
+    }
+}
+
+#[test]
+fn single_predicate_bodies_stay_on_one_line() {
+    let source = "Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert > subnet (\n map_public_ip_on_launch is false\n)";
+    assert!(fmt(source).contains("    Assert > subnet ( map_public_ip_on_launch is false )\n"));
+}
+
+#[test]
+fn synonyms_and_quantifier_words_are_kept_as_written() {
+    let source = "Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert ALL x GT 5 And some y Is Greater Than Or Equal To 1 And z enabled";
+    let out = fmt(source);
+    assert!(out.contains("Assert all x gt 5\n"), "{out}");
+    assert!(
+        out.contains("And some y is greater than or equal to 1\n"),
+        "{out}"
+    );
+    assert!(out.contains("And z enabled\n"), "{out}");
+}
+
+#[test]
+fn strings_and_numbers_round_trip() {
+    let source = "Spec \"tab\\there \\\"q\\\" \\\\ \\u0001 é\" Group \"g\" Rule \"r\" On a:b:c Assert x == 1e3 and y == 0.1 and z == 1.0e-7 and w == -0.0";
+    let out = fmt(source);
+    assert!(
+        out.starts_with("Spec \"tab\\there \\\"q\\\" \\\\ \\u0001 é\"\n"),
+        "{out}"
+    );
+    assert!(out.contains("Assert x == 1e3\n"), "{out}");
+    assert!(out.contains("And w == -0.0\n"), "{out}");
+    assert_eq!(parse(&out).spec, parse(source).spec);
+}

@@ -1,0 +1,300 @@
+//! Property tests of the syntax module: `parse` never panics on any input, and for any
+//! generated tree, `format` prints text that parses back to the same tree and is already
+//! in canonical layout.
+
+use cloudspec::syntax::ast::{
+    Group, Literal, MemberPath, Predicate, Quantifier, Rule, Severity, Span, Spanned, Spec,
+    Statement, Tail,
+};
+use cloudspec::syntax::format::format;
+use cloudspec::syntax::parse;
+use cloudspec::syntax::predicates::{Operands, PREDICATES};
+use proptest::prelude::*;
+
+fn sp<T>(value: T) -> Spanned<T> {
+    Spanned::new(value, Span::default())
+}
+
+/// Words that may start a predicate: a quantified member with such a name would read back
+/// as a member named after the quantifier (`any is true`), so quantified names avoid them.
+const PREDICATE_STARTS: &[&str] = &[
+    "is",
+    "not",
+    "null",
+    "equal",
+    "within",
+    "greater",
+    "less",
+    "gt",
+    "gte",
+    "lt",
+    "lte",
+    "between",
+    "empty",
+    "starting",
+    "ending",
+    "containing",
+    "ipv4",
+    "ipv6",
+    "true",
+    "false",
+    "enabled",
+    "disabled",
+];
+
+/// Member names, with keyword-like ones over-represented.
+fn member_name() -> impl Strategy<Value = String> {
+    let keywords = prop::sample::select(vec![
+        "end", "enabled", "size", "type", "null", "empty", "with", "Assert", "true", "is", "not",
+        "Rule", "group", "all", "no", "any", "every", "some", "none", "between", "On", "spec",
+        "ip", "network", "gt",
+    ])
+    .prop_map(str::to_string);
+    prop_oneof![
+        2 => "[A-Za-z_][A-Za-z0-9_-]{0,6}".prop_filter("and is not a member", |s| !s.eq_ignore_ascii_case("and")),
+        1 => keywords,
+    ]
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![any::<String>(), "[ -~]{0,12}"]
+}
+
+fn number() -> impl Strategy<Value = Literal> {
+    prop_oneof![
+        any::<i64>().prop_map(|v| Literal::Int(sp(v))),
+        prop::num::f64::NORMAL.prop_map(|v| Literal::Float(sp(v))),
+        prop::num::f64::ZERO.prop_map(|v| Literal::Float(sp(v))),
+        (-1000i32..1000, 0u8..4)
+            .prop_map(|(m, e)| Literal::Float(sp(f64::from(m) / 10f64.powi(i32::from(e))))),
+    ]
+}
+
+fn literal() -> impl Strategy<Value = Literal> {
+    let leaf = prop_oneof![
+        text().prop_map(|s| Literal::Str(sp(s))),
+        number(),
+        any::<bool>().prop_map(|b| Literal::Bool(sp(b))),
+    ];
+    leaf.prop_recursive(3, 12, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(|v| Literal::List(sp(v))),
+            prop::collection::vec((member_name().prop_map(sp), inner), 0..3)
+                .prop_map(|v| Literal::Container(sp(v))),
+        ]
+    })
+}
+
+fn list() -> impl Strategy<Value = Literal> {
+    prop::collection::vec(literal(), 0..4).prop_map(|v| Literal::List(sp(v)))
+}
+
+fn operands(shape: Operands) -> BoxedStrategy<Vec<Literal>> {
+    let ip = prop::sample::select(vec!["10.0.0.1", "::1", "192.168.0.1", "2001:db8::1"]);
+    let net = prop::sample::select(vec!["10.0.0.0/8", "0.0.0.0/0", "fd00::/8", "172.16.0.1"]);
+    match shape {
+        Operands::None => Just(vec![]).boxed(),
+        Operands::Value => literal().prop_map(|l| vec![l]).boxed(),
+        Operands::Number => number().prop_map(|l| vec![l]).boxed(),
+        // `between` wants its smaller bound first (a reversed range is an error).
+        Operands::TwoNumbers => (number(), number())
+            .prop_map(|(a, b)| {
+                let value = |l: &Literal| match l {
+                    Literal::Int(i) => i.value as f64,
+                    Literal::Float(f) => f.value,
+                    _ => 0.0,
+                };
+                if value(&a) <= value(&b) {
+                    vec![a, b]
+                } else {
+                    vec![b, a]
+                }
+            })
+            .boxed(),
+        Operands::Text => text().prop_map(|s| vec![Literal::Str(sp(s))]).boxed(),
+        Operands::List => list().prop_map(|l| vec![l]).boxed(),
+        Operands::IpAddress => ip
+            .prop_map(|s| vec![Literal::Str(sp(s.to_string()))])
+            .boxed(),
+        Operands::Network => net
+            .prop_map(|s| vec![Literal::Str(sp(s.to_string()))])
+            .boxed(),
+    }
+}
+
+fn predicate() -> impl Strategy<Value = Predicate> {
+    (
+        0..PREDICATES.len(),
+        any::<prop::sample::Index>(),
+        any::<bool>(),
+    )
+        .prop_flat_map(|(i, spelling, with_is)| {
+            let spec = &PREDICATES[i];
+            let words = spec.spellings[spelling.index(spec.spellings.len())];
+            let words = if with_is {
+                format!("is {words}")
+            } else {
+                words.to_string()
+            };
+            operands(spec.operands).prop_map(move |operands| Predicate {
+                kind: spec.kind,
+                operands,
+                words: words.clone(),
+                span: Span::default(),
+            })
+        })
+}
+
+fn quantifier() -> impl Strategy<Value = Option<Spanned<Quantifier>>> {
+    prop_oneof![
+        3 => Just(None),
+        1 => prop::sample::select(vec![Quantifier::Any, Quantifier::Every, Quantifier::No]).prop_map(|q| Some(sp(q))),
+    ]
+}
+
+/// A statement; `body` generates nested bodies (one level shallower).
+fn statement_with(body: BoxedStrategy<Vec<Statement>>) -> impl Strategy<Value = Statement> {
+    let tail =
+        prop_oneof![2 => predicate().prop_map(Tail::Predicate), 1 => body.prop_map(Tail::Nested)];
+    (
+        quantifier(),
+        any::<bool>(),
+        member_name(),
+        prop::collection::vec(text(), 0..2),
+        tail,
+    )
+        .prop_map(|(quantifier, assoc, name, keys, tail)| {
+            let association = assoc && matches!(tail, Tail::Nested(_));
+            let ambiguous = !association
+                && PREDICATE_STARTS
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case(&name));
+            Statement {
+                quantifier: if ambiguous { None } else { quantifier },
+                path: MemberPath {
+                    association: association.then(Span::default),
+                    name: sp(name),
+                    keys: if association {
+                        vec![]
+                    } else {
+                        keys.into_iter().map(sp).collect()
+                    },
+                },
+                tail,
+                span: Span::default(),
+            }
+        })
+}
+
+fn statements() -> impl Strategy<Value = Vec<Statement>> {
+    let flat = prop::collection::vec(
+        (quantifier(), member_name(), predicate()).prop_map(|(q, name, p)| {
+            let ambiguous = PREDICATE_STARTS
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(&name));
+            Statement {
+                quantifier: if ambiguous { None } else { q },
+                path: MemberPath {
+                    association: None,
+                    name: sp(name),
+                    keys: vec![],
+                },
+                tail: Tail::Predicate(p),
+                span: Span::default(),
+            }
+        }),
+        1..3,
+    );
+    flat.prop_recursive(3, 16, 3, |inner| {
+        prop::collection::vec(statement_with(inner.boxed()), 1..3)
+    })
+}
+
+fn rule(index: usize) -> impl Strategy<Value = Rule> {
+    (
+        text(),
+        prop::option::of(prop::sample::select(Severity::ALL.to_vec())),
+        prop::collection::vec(text(), 0..3),
+        prop::option::of(text()),
+        "[A-Za-z0-9]{1,4}(:[A-Za-z0-9_.-]{1,5}){2,3}",
+        prop_oneof![Just(Vec::new()), statements()],
+        statements(),
+    )
+        .prop_map(
+            move |(name, severity, references, remediation, on, with, assert)| Rule {
+                name: sp(format!("{name}{index}")),
+                severity: severity.map(sp),
+                references: references.into_iter().map(sp).collect(),
+                remediation: remediation.map(sp),
+                on: sp(on),
+                with,
+                assert,
+                span: Span::default(),
+            },
+        )
+}
+
+fn group(index: usize) -> impl Strategy<Value = Group> {
+    (text(), prop::collection::vec(0..1usize, 1..3))
+        .prop_flat_map(move |(name, rules)| {
+            let rules: Vec<_> = (0..rules.len()).map(rule).collect();
+            (Just(name), rules)
+        })
+        .prop_map(move |(name, rules)| Group {
+            name: sp(format!("{name}{index}")),
+            rules,
+            span: Span::default(),
+        })
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    (text(), 1..3usize)
+        .prop_flat_map(|(description, n)| {
+            (Just(description), (0..n).map(group).collect::<Vec<_>>())
+        })
+        .prop_map(|(description, groups)| Spec {
+            description: sp(description),
+            groups,
+            span: Span::default(),
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parse_never_panics_on_bytes(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        let _ = parse(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn parse_never_panics_on_strings(source in any::<String>()) {
+        let _ = parse(&source);
+    }
+
+    #[test]
+    fn parse_never_panics_on_token_soup(tokens in prop::collection::vec(prop::sample::select(vec![
+        "Spec", "\"s\"", "Group", "\"g\"", "Rule", "\"r\"", "On", "a:b:c", "With", "Assert", "And", "and",
+        "x", ">", "(", ")", "[", "]", "{", "}", "=", ",", "==", "is", "not", "null", "between", "1", "-2.5",
+        "ip", "within", "network", "\"10.0.0.0/8\"", "all", "no", "#c\n", "\"\\q\"", "\"open", "\n",
+        "Severity", "high", "Reference", "Remediation", "99999999999999999999", "true", "greater", "than",
+    ]), 0..60)) {
+        let source = tokens.join(" ");
+        let parsed = parse(&source);
+        if let Some(spec) = parsed.ok() {
+            let text = format(spec, &source);
+            let again = parse(&text);
+            prop_assert_eq!(again.spec.as_ref(), Some(spec));
+        }
+    }
+
+    #[test]
+    fn formatted_trees_parse_back_unchanged(spec in spec()) {
+        let text = format(&spec, "");
+        let parsed = parse(&text);
+        prop_assert!(parsed.diagnostics.is_empty(), "{}\n{:#?}", text, parsed.diagnostics);
+        prop_assert_eq!(parsed.spec.as_ref(), Some(&spec), "{}", text);
+        let again = format(parsed.spec.as_ref().expect("parsed"), &text);
+        prop_assert_eq!(again, text);
+    }
+}

@@ -1,0 +1,685 @@
+//! The language (docs/language.md): valid fixtures parse, every lexical rule of the contract
+//! holds, every predicate spelling reaches its kind, and every invalid fixture's rendered
+//! diagnostics are pinned (tests/snapshots/syntax__*.snap).
+
+use std::path::Path;
+
+use cloudspec::diagnostic::line_col;
+use cloudspec::render_diagnostics::render;
+use cloudspec::syntax::ast::{Literal, PredicateKind, Quantifier, Severity, Spec, Statement, Tail};
+use cloudspec::syntax::parse;
+use cloudspec::syntax::predicates::{Operands, PREDICATES};
+
+/// Parses `source`, failing the test on any diagnostic.
+fn parse_ok(source: &str) -> Spec {
+    let parsed = parse(source);
+    assert!(
+        parsed.diagnostics.is_empty(),
+        "{source}\n{:#?}",
+        parsed.diagnostics
+    );
+    parsed.spec.expect("a spec")
+}
+
+/// A minimal file whose only rule asserts `statements`.
+fn wrap(statements: &str) -> String {
+    format!(
+        "Spec \"s\"\nGroup \"g\"\n  Rule \"r\"\n    On aws:ec2:instance\n    Assert {statements}\n"
+    )
+}
+
+/// The Assert statements of the first rule.
+fn asserts(spec: &Spec) -> &[Statement] {
+    &spec.groups[0].rules[0].assert
+}
+
+/// The single Assert statement of `statements`.
+fn statement(statements: &str) -> Statement {
+    let spec = parse_ok(&wrap(statements));
+    let list = asserts(&spec);
+    assert_eq!(list.len(), 1, "{statements}");
+    list[0].clone()
+}
+
+fn predicate_of(statement: &Statement) -> &cloudspec::syntax::ast::Predicate {
+    match &statement.tail {
+        Tail::Predicate(p) => p,
+        Tail::Nested(_) => panic!("expected a predicate, got a nested body"),
+    }
+}
+
+/// `(code, line, col)` of every diagnostic.
+fn errors(source: &str) -> Vec<(&'static str, usize, usize)> {
+    parse(source)
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let (line, col) = line_col(source, d.span.start);
+            (d.code, line, col)
+        })
+        .collect()
+}
+
+fn messages(source: &str) -> Vec<String> {
+    parse(source)
+        .diagnostics
+        .into_iter()
+        .map(|d| d.message)
+        .collect()
+}
+
+fn files_in(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("fixture dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cloudspec"))
+        .collect();
+    files.sort();
+    files
+}
+
+// ----- fixtures -------------------------------------------------------------------------
+
+#[test]
+fn valid_fixtures_parse_without_diagnostics() {
+    let files = files_in("tests/fixtures/syntax/valid");
+    assert!(files.len() >= 3);
+    for file in files {
+        let source = std::fs::read_to_string(&file).expect("read");
+        let parsed = parse(&source);
+        assert!(
+            parsed.diagnostics.is_empty(),
+            "{}: {:#?}",
+            file.display(),
+            parsed.diagnostics
+        );
+        assert!(parsed.ok().is_some());
+    }
+}
+
+#[test]
+fn seed_example_builds_the_expected_tree() {
+    let source = std::fs::read_to_string("tests/fixtures/syntax/valid/seed-example.cloudspec")
+        .expect("read");
+    let spec = parse_ok(&source);
+    assert_eq!(spec.description.value, "Production environment");
+    assert_eq!(spec.groups.len(), 2);
+    let ec2 = &spec.groups[1].rules[0];
+    assert_eq!(ec2.on.value, "aws:ec2:instance");
+    assert_eq!(ec2.with[0].path.keys[0].value, "environment");
+    let Tail::Nested(devices) = &ec2.assert[0].tail else {
+        panic!("nested")
+    };
+    assert!(devices[0].path.association.is_some());
+    let Tail::Nested(volume) = &devices[0].tail else {
+        panic!("nested")
+    };
+    assert_eq!(volume.len(), 2);
+    assert_eq!(predicate_of(&volume[1]).kind, PredicateKind::Gte);
+}
+
+#[test]
+fn invalid_fixtures_render_pinned_diagnostics() {
+    let files = files_in("tests/fixtures/syntax/invalid");
+    assert!(files.len() >= 20, "only {} invalid fixtures", files.len());
+    for file in files {
+        let source = std::fs::read_to_string(&file).expect("read");
+        let parsed = parse(&source);
+        assert!(parsed.has_errors(), "{} should be invalid", file.display());
+        let name = file.to_string_lossy().replace('\\', "/");
+        let rendered = render(&name, &source, &parsed.diagnostics, false);
+        let stem = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("unnamed")
+            .to_string();
+        insta::assert_snapshot!(stem, rendered);
+    }
+}
+
+// ----- lexical rules --------------------------------------------------------------------
+
+#[test]
+fn keywords_and_predicate_words_are_case_insensitive() {
+    let spec = parse_ok(
+        "SPEC \"s\" group \"g\" rULE \"r\" SEVERITY Critical on a:b:c WITH x EqUaL tO 1 aNd y IS NOT NULL ASSERT z == TRUE",
+    );
+    let rule = &spec.groups[0].rules[0];
+    assert_eq!(
+        rule.severity.as_ref().map(|s| s.value),
+        Some(Severity::Critical)
+    );
+    assert_eq!(predicate_of(&rule.with[0]).words, "equal to");
+    assert_eq!(predicate_of(&rule.with[1]).words, "is not null");
+    assert!(matches!(predicate_of(&rule.assert[0]).operands[0], Literal::Bool(ref b) if b.value));
+}
+
+#[test]
+fn member_names_and_references_are_case_sensitive() {
+    let s = statement("Size == 1");
+    assert_eq!(s.path.name.value, "Size");
+    let spec = parse_ok("Spec \"s\" Group \"g\" Rule \"r\" On K8s:S3.Aws:Bucket Assert x == 1");
+    assert_eq!(spec.groups[0].rules[0].on.value, "K8s:S3.Aws:Bucket");
+}
+
+#[test]
+fn any_whitespace_separates_words_inside_predicates() {
+    let s = statement("size greater   than\n\t or   equal\n  to 5");
+    let p = predicate_of(&s);
+    assert_eq!(p.kind, PredicateKind::Gte);
+    assert_eq!(p.words, "greater than or equal to");
+    let s = statement("size is\n between\n 1 \n and\n 5");
+    assert_eq!(predicate_of(&s).words, "is between");
+}
+
+#[test]
+fn comments_run_to_the_end_of_the_line() {
+    let spec = parse_ok(
+        "# header\nSpec \"s\" # trailing\nGroup \"g\"\n# own line\n  Rule \"r\" On a:b:c Assert x greater # inside a predicate\n than 5",
+    );
+    assert_eq!(predicate_of(&asserts(&spec)[0]).kind, PredicateKind::Gt);
+}
+
+#[test]
+fn hash_inside_a_string_is_not_a_comment() {
+    let s = statement("name == \"a # b\"");
+    assert!(matches!(&predicate_of(&s).operands[0], Literal::Str(v) if v.value == "a # b"));
+}
+
+#[test]
+fn each_escape_is_decoded() {
+    for (written, decoded) in [
+        (r#"\""#, "\""),
+        (r"\\", "\\"),
+        (r"\n", "\n"),
+        (r"\r", "\r"),
+        (r"\t", "\t"),
+        (r"\u00e9", "é"),
+        (r"\u0041", "A"),
+        (r"\ud83d\ude00", "😀"),
+    ] {
+        let s = statement(&format!("name == \"<{written}>\""));
+        let Literal::Str(v) = &predicate_of(&s).operands[0] else {
+            panic!("string")
+        };
+        assert_eq!(v.value, format!("<{decoded}>"), "{written}");
+    }
+}
+
+#[test]
+fn unknown_escape_is_an_error_at_the_escape() {
+    let source = wrap("name == \"a\\qb\"");
+    assert_eq!(errors(&source), vec![("invalid-escape", 5, 22)]);
+    assert_eq!(
+        errors(&wrap("name == \"\\u12\"")),
+        vec![("invalid-escape", 5, 21)]
+    );
+}
+
+#[test]
+fn raw_line_break_in_a_string_is_an_error() {
+    let source = "Spec \"first line\nsecond line\"\nGroup \"g\" Rule \"r\" On a:b:c Assert x == 1";
+    let found = errors(source);
+    assert_eq!(found.first(), Some(&("unterminated-string", 1, 6)));
+}
+
+#[test]
+fn unterminated_string_is_an_error() {
+    let source = wrap("name == \"abc");
+    assert_eq!(errors(&source), vec![("unterminated-string", 5, 20)]);
+    let found = errors("Spec \"abc");
+    assert_eq!(found.first(), Some(&("unterminated-string", 1, 6)));
+}
+
+#[test]
+fn numbers_integers_decimals_exponents_negatives() {
+    let cases: [(&str, Literal); 7] = [
+        ("0", int(0)),
+        ("-12", int(-12)),
+        ("9223372036854775807", int(i64::MAX)),
+        ("-9223372036854775808", int(i64::MIN)),
+        ("3.1415", float(31415.0 / 10000.0)),
+        ("1e3", float(1000.0)),
+        ("-0.5", float(-0.5)),
+    ];
+    for (text, expected) in cases {
+        let s = statement(&format!("x == {text}"));
+        assert_eq!(predicate_of(&s).operands[0], expected, "{text}");
+    }
+    let s = statement("x == 2.5E-3");
+    assert_eq!(predicate_of(&s).operands[0], float(0.0025));
+}
+
+fn int(v: i64) -> Literal {
+    Literal::Int(cloudspec::syntax::ast::Spanned::new(v, Default::default()))
+}
+
+fn float(v: f64) -> Literal {
+    Literal::Float(cloudspec::syntax::ast::Spanned::new(v, Default::default()))
+}
+
+#[test]
+fn integer_overflow_is_an_error_not_a_crash() {
+    assert_eq!(
+        errors(&wrap("x == 9223372036854775808")),
+        vec![("number-out-of-range", 5, 17)]
+    );
+    assert_eq!(
+        errors(&wrap("x == -99999999999999999999")),
+        vec![("number-out-of-range", 5, 17)]
+    );
+    assert_eq!(
+        errors(&wrap("x == 1e999")),
+        vec![("number-out-of-range", 5, 17)]
+    );
+}
+
+#[test]
+fn trailing_garbage_is_an_error() {
+    let source = format!("{}garbage here\n", wrap("x == 1"));
+    assert_eq!(errors(&source), vec![("syntax", 6, 1)]);
+    assert_eq!(
+        errors(&format!("{})", wrap("x == 1"))),
+        vec![("syntax", 6, 1)]
+    );
+}
+
+#[test]
+fn keyword_words_are_member_names() {
+    for name in [
+        "end", "enabled", "type", "size", "null", "empty", "with", "assert", "true", "is", "not",
+        "rule", "On",
+    ] {
+        let s = statement(&format!("{name} == 1"));
+        assert_eq!(s.path.name.value, name);
+        assert!(s.quantifier.is_none());
+    }
+    let s = statement("null is null");
+    assert_eq!(predicate_of(&s).kind, PredicateKind::Null);
+}
+
+#[test]
+fn and_is_not_a_member_name() {
+    let source = wrap("and == 1");
+    let parsed = parse(&source);
+    assert_eq!(errors(&source), vec![("syntax", 5, 12)]);
+    assert!(parsed.diagnostics[0]
+        .help
+        .as_deref()
+        .is_some_and(|h| h.contains("cannot be a member name")));
+    assert!(parse(&wrap("AND == 1")).has_errors());
+    assert_eq!(statement("andrew == 1").path.name.value, "andrew");
+}
+
+#[test]
+fn quantifier_word_followed_by_a_predicate_is_a_member() {
+    for (text, name, kind) in [
+        ("all is true", "all", PredicateKind::True),
+        ("no > 5", "no", PredicateKind::Gt),
+        ("any == 1", "any", PredicateKind::Eq),
+        ("every is null", "every", PredicateKind::Null),
+        ("none not null", "none", PredicateKind::NotNull),
+    ] {
+        let s = statement(text);
+        assert!(s.quantifier.is_none(), "{text}");
+        assert_eq!(s.path.name.value, name);
+        assert_eq!(predicate_of(&s).kind, kind);
+    }
+    let s = statement("all ( x == 1 )");
+    assert!(s.quantifier.is_none());
+    assert_eq!(s.path.name.value, "all");
+    let s = statement("some[\"k\"] == 1");
+    assert_eq!(s.path.name.value, "some");
+}
+
+#[test]
+fn quantifier_words_quantify_the_member_after_them() {
+    for (text, q, name) in [
+        ("any size > 5", Quantifier::Any, "size"),
+        ("some size > 5", Quantifier::Any, "size"),
+        ("every size > 5", Quantifier::Every, "size"),
+        ("ALL size > 5", Quantifier::Every, "size"),
+        ("no > subnet ( x is null )", Quantifier::No, "subnet"),
+        (
+            "none ip_ranges ( cidr_ip == \"0.0.0.0/0\" )",
+            Quantifier::No,
+            "ip_ranges",
+        ),
+        ("all true == 5", Quantifier::Every, "true"),
+        ("no > true ( x is null )", Quantifier::No, "true"),
+    ] {
+        let s = statement(text);
+        assert_eq!(s.quantifier.as_ref().map(|q| q.value), Some(q), "{text}");
+        assert_eq!(s.path.name.value, name, "{text}");
+    }
+}
+
+#[test]
+fn greater_than_sign_after_a_member_is_a_predicate() {
+    let s = statement("size > 5");
+    assert!(s.path.association.is_none());
+    assert_eq!(predicate_of(&s).kind, PredicateKind::Gt);
+    let s = statement("> volume ( size > 5 )");
+    assert!(s.path.association.is_some());
+    let Tail::Nested(body) = &s.tail else {
+        panic!("nested")
+    };
+    assert_eq!(predicate_of(&body[0]).kind, PredicateKind::Gt);
+}
+
+#[test]
+fn association_with_a_predicate_directly_is_a_clear_error() {
+    let source = wrap("> subnet is null");
+    assert_eq!(errors(&source), vec![("syntax", 5, 21)]);
+    assert_eq!(
+        messages(&source),
+        vec!["expected \"(\" after the association name"]
+    );
+}
+
+#[test]
+fn resource_references_have_three_or_more_parts() {
+    for reference in [
+        "aws:ec2:instance",
+        "k8s:s3.aws.upbound.io:Bucket",
+        "a:b:c:d",
+        "x_1:y-2:z.3",
+    ] {
+        let spec = parse_ok(&format!(
+            "Spec \"s\" Group \"g\" Rule \"r\" On {reference} Assert x == 1"
+        ));
+        assert_eq!(spec.groups[0].rules[0].on.value, reference);
+    }
+    let source = "Spec \"s\" Group \"g\" Rule \"r\" On aws:ec2 Assert x == 1";
+    assert_eq!(errors(source), vec![("syntax", 1, 32)]);
+}
+
+#[test]
+fn keywords_are_word_bounded() {
+    assert_eq!(statement("isolated == 1").path.name.value, "isolated");
+    assert_eq!(predicate_of(&statement("x gte 1")).kind, PredicateKind::Gte);
+    assert_eq!(predicate_of(&statement("x gt 1")).kind, PredicateKind::Gt);
+    assert!(parse(&wrap("x nothing")).has_errors());
+    assert!(parse(&wrap("x isnull")).has_errors());
+}
+
+#[test]
+fn keys_chain() {
+    let s = statement("tags[\"a\"][\"b:c\"] == 1");
+    let keys: Vec<_> = s.path.keys.iter().map(|k| k.value.as_str()).collect();
+    assert_eq!(keys, ["a", "b:c"]);
+}
+
+// ----- predicates -----------------------------------------------------------------------
+
+/// Every spelling of the seed and language.md, with the kind it must reach.
+const SPELLINGS: &[(&str, PredicateKind)] = &[
+    ("is null", PredicateKind::Null),
+    ("null", PredicateKind::Null),
+    ("is not null", PredicateKind::NotNull),
+    ("not null", PredicateKind::NotNull),
+    ("is == 1", PredicateKind::Eq),
+    ("== 1", PredicateKind::Eq),
+    ("is equal to 1", PredicateKind::Eq),
+    ("equal to \"x\"", PredicateKind::Eq),
+    ("is != 1", PredicateKind::Ne),
+    ("!= 1", PredicateKind::Ne),
+    ("is not equal to 1", PredicateKind::Ne),
+    ("is within [1, 2]", PredicateKind::Within),
+    ("within [\"a\"]", PredicateKind::Within),
+    ("is not within [1, 2]", PredicateKind::NotWithin),
+    ("is > 1", PredicateKind::Gt),
+    ("is greater than 1", PredicateKind::Gt),
+    ("is gt 1", PredicateKind::Gt),
+    ("is >= 1", PredicateKind::Gte),
+    ("is greater than or equal to 1", PredicateKind::Gte),
+    ("is gte 1.5", PredicateKind::Gte),
+    ("is < 1", PredicateKind::Lt),
+    ("is less than 1", PredicateKind::Lt),
+    ("is lt 1", PredicateKind::Lt),
+    ("is <= 1", PredicateKind::Lte),
+    ("is less than or equal to 1", PredicateKind::Lte),
+    ("is lte 1", PredicateKind::Lte),
+    ("is between 1 and 2", PredicateKind::Between),
+    ("between -1.5 AND 2", PredicateKind::Between),
+    ("is empty", PredicateKind::Empty),
+    ("is not empty", PredicateKind::NotEmpty),
+    ("is starting with \"a\"", PredicateKind::StartsWith),
+    ("is not starting \"a\"", PredicateKind::NotStartsWith),
+    ("is not starting with \"a\"", PredicateKind::NotStartsWith),
+    ("is ending with \"a\"", PredicateKind::EndsWith),
+    ("is not ending with \"a\"", PredicateKind::NotEndsWith),
+    ("is containing \"a\"", PredicateKind::Contains),
+    ("is not containing \"a\"", PredicateKind::NotContains),
+    ("is > ip address \"10.0.0.1\"", PredicateKind::IpGt),
+    ("> ip \"10.0.0.1\"", PredicateKind::IpGt),
+    (
+        "is greater than ip address \"10.0.0.1\"",
+        PredicateKind::IpGt,
+    ),
+    ("is gt ip address \"10.0.0.1\"", PredicateKind::IpGt),
+    ("is >= ip address \"10.0.0.1\"", PredicateKind::IpGte),
+    (
+        "is greater than or equal to ip address \"10.0.0.1\"",
+        PredicateKind::IpGte,
+    ),
+    ("is gte ip \"::1\"", PredicateKind::IpGte),
+    ("is < id address \"10.0.0.1\"", PredicateKind::IpLt),
+    ("is < ip \"10.0.0.1\"", PredicateKind::IpLt),
+    ("is less than ip address \"10.0.0.1\"", PredicateKind::IpLt),
+    ("is lt ip address \"10.0.0.1\"", PredicateKind::IpLt),
+    ("is <= ip address \"10.0.0.1\"", PredicateKind::IpLte),
+    (
+        "is less than or equal to ip address \"10.0.0.24\"",
+        PredicateKind::IpLte,
+    ),
+    ("is lte ip address \"10.0.0.1\"", PredicateKind::IpLte),
+    (
+        "is within network cidr \"10.0.0.0/8\"",
+        PredicateKind::InNetwork,
+    ),
+    ("within network \"10.0.0.0/8\"", PredicateKind::InNetwork),
+    (
+        "is not within network cidr \"10.0.0.0/8\"",
+        PredicateKind::NotInNetwork,
+    ),
+    (
+        "not within network \"fd00::/8\"",
+        PredicateKind::NotInNetwork,
+    ),
+    ("is ipv4", PredicateKind::Ipv4),
+    ("is ipv6", PredicateKind::Ipv6),
+    ("is true", PredicateKind::True),
+    ("is false", PredicateKind::False),
+    ("is enabled", PredicateKind::True),
+    ("is disabled", PredicateKind::False),
+];
+
+#[test]
+fn each_predicate_spelling_maps_to_its_kind() {
+    for (text, kind) in SPELLINGS {
+        for variant in [
+            text.to_string(),
+            text.to_uppercase().replace("\"A\"", "\"a\""),
+        ] {
+            let p = predicate_of(&statement(&format!("x {variant}"))).clone();
+            assert_eq!(p.kind, *kind, "{variant}");
+        }
+    }
+    let covered: std::collections::HashSet<_> = SPELLINGS.iter().map(|(_, k)| *k).collect();
+    assert_eq!(
+        covered.len(),
+        PREDICATES.len(),
+        "a kind has no spelling in SPELLINGS"
+    );
+}
+
+/// A valid operand text for `shape`.
+fn operand_for(shape: Operands) -> &'static str {
+    match shape {
+        Operands::None => "",
+        Operands::Value => " \"v\"",
+        Operands::Number => " 5",
+        Operands::TwoNumbers => " 1 and 2",
+        Operands::Text => " \"t\"",
+        Operands::List => " [1, 2]",
+        Operands::IpAddress => " \"10.0.0.1\"",
+        Operands::Network => " \"10.0.0.0/8\"",
+    }
+}
+
+#[test]
+fn every_table_spelling_parses_with_and_without_is_and_keeps_its_words() {
+    for spec in PREDICATES {
+        for spelling in spec.spellings {
+            for prefix in ["", "is ", "IS "] {
+                let text = format!(
+                    "x {prefix}{}{}",
+                    spelling.to_uppercase(),
+                    operand_for(spec.operands)
+                );
+                let p = predicate_of(&statement(&text)).clone();
+                assert_eq!(p.kind, spec.kind, "{text}");
+                assert_eq!(
+                    p.words,
+                    format!("{}{spelling}", prefix.to_lowercase()),
+                    "{text}"
+                );
+                assert_eq!(p.operands.len(), spec.operands.count(), "{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn operands_of_the_wrong_type_are_errors() {
+    for text in [
+        "x > \"5\"",
+        "x between 1 and \"2\"",
+        "x within \"a\"",
+        "x starting with 5",
+        "x > ip 5",
+        "x > ip \"not an ip\"",
+        "x within network \"10.0.0.0/33\"",
+        "x containing [\"a\"]",
+    ] {
+        let codes: Vec<_> = errors(&wrap(text)).into_iter().map(|(c, _, _)| c).collect();
+        assert_eq!(codes, vec!["invalid-operand"], "{text}");
+    }
+}
+
+// ----- metadata and duplicates ------------------------------------------------------------
+
+#[test]
+fn metadata_lines_in_any_order() {
+    let spec = parse_ok(
+        "Spec \"s\" Group \"g\" Rule \"r\"\n Reference \"A\"\n Remediation \"fix\"\n Reference \"B\"\n Severity medium\n On a:b:c Assert x == 1",
+    );
+    let rule = &spec.groups[0].rules[0];
+    assert_eq!(
+        rule.severity.as_ref().map(|s| s.value),
+        Some(Severity::Medium)
+    );
+    assert_eq!(
+        rule.remediation.as_ref().map(|s| s.value.as_str()),
+        Some("fix")
+    );
+    let refs: Vec<_> = rule.references.iter().map(|r| r.value.as_str()).collect();
+    assert_eq!(refs, ["A", "B"]);
+}
+
+#[test]
+fn duplicate_or_unknown_metadata_is_an_error() {
+    let base =
+        |meta: &str| format!("Spec \"s\" Group \"g\" Rule \"r\"\n{meta}\nOn a:b:c Assert x == 1");
+    assert_eq!(
+        errors(&base("Severity low\nSeverity high")),
+        vec![("duplicate-metadata", 3, 1)]
+    );
+    assert_eq!(
+        errors(&base("Remediation \"a\"\nRemediation \"b\"")),
+        vec![("duplicate-metadata", 3, 13)]
+    );
+    assert_eq!(
+        errors(&base("Severity urgent")),
+        vec![("unknown-severity", 2, 10)]
+    );
+    let help = parse(&base("Severity urgent")).diagnostics[0]
+        .help
+        .clone()
+        .unwrap_or_default();
+    for word in ["low", "medium", "high", "critical"] {
+        assert!(help.contains(word), "{help}");
+    }
+}
+
+#[test]
+fn duplicate_groups_and_rules_point_at_the_second() {
+    let source = "Spec \"s\"\nGroup \"g\" Rule \"r\" On a:b:c Assert x == 1\nGroup \"g\" Rule \"r\" On a:b:c Assert x == 1\n  Rule \"r\" On a:b:c Assert x == 1\n";
+    assert_eq!(
+        errors(source),
+        vec![("duplicate-group", 3, 7), ("duplicate-rule", 4, 8)]
+    );
+    let parsed = parse(source);
+    assert!(parsed
+        .diagnostics
+        .iter()
+        .all(|d| d.label.as_deref().is_some_and(|l| l.contains("line"))));
+    assert!(parsed.spec.is_some() && parsed.ok().is_none());
+    let same_rule_other_group = "Spec \"s\" Group \"a\" Rule \"r\" On a:b:c Assert x == 1 Group \"b\" Rule \"r\" On a:b:c Assert x == 1";
+    assert!(errors(same_rule_other_group).is_empty());
+}
+
+// ----- robustness -----------------------------------------------------------------------
+
+#[test]
+fn deep_nesting_is_rejected_without_recursing() {
+    for open in ["(", "[", "{"] {
+        let source = wrap(&format!("x {}", open.repeat(10_000)));
+        let found = errors(&source);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "nesting-too-deep");
+    }
+    let ok = format!("{}x == 1{}", "a ( ".repeat(60), " )".repeat(60));
+    parse_ok(&wrap(&ok));
+}
+
+#[test]
+fn syntax_errors_use_the_languages_words() {
+    let cases = [
+        ("", "expected \"Spec\" at the start of the file"),
+        ("Spec", "expected a quoted string"),
+        ("Spec \"s\"", "expected \"Group\""),
+        ("Spec \"s\" Group \"g\"", "expected \"Rule\""),
+        ("Spec \"s\" Group \"g\" Rule \"r\" Assert", "expected a rule metadata line (\"Severity\", \"Remediation\" or \"Reference\") or \"On\""),
+        ("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c", "expected \"With\" or \"Assert\""),
+        ("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c With x == 1", "expected \"And\" or \"Assert\""),
+        ("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert", "expected a member name or \">\""),
+        ("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x bigger 5", "expected a predicate such as \"equal to\" or \"is not null\""),
+        ("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x == 1 y", "expected \"And\" or the end of the rule"),
+        ("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x ( y == 1", "expected \"and\" or \")\""),
+        ("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x greater 1", "expected \"than\""),
+        ("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x between 1 2", "expected \"and\" between the two numbers"),
+    ];
+    for (source, message) in cases {
+        assert_eq!(messages(source), vec![message.to_string()], "{source}");
+    }
+}
+
+#[test]
+fn never_panics_on_tricky_inputs() {
+    for source in [
+        "\"",
+        "\\",
+        "Spec \"\\",
+        "Spec \"\\u",
+        "Spec \"\\ud800",
+        "\u{feff}Spec",
+        "Spec \"é\" Group \"ü\" Rule",
+        "#",
+        "Spec \"s\"\r\n",
+    ] {
+        let _ = parse(source);
+    }
+    assert!(Path::new("tests/fixtures/syntax/invalid").is_dir());
+}
