@@ -1,8 +1,15 @@
 //! The command line: clap definitions and the wiring of the stages. `main` returns the
 //! exit status; nothing below it exits the process.
 
+mod audit;
+mod collect;
+mod diff;
+mod docs;
 mod fmt;
+mod permissions;
 mod run;
+mod schema;
+mod test;
 mod validate;
 
 use std::path::PathBuf;
@@ -36,6 +43,10 @@ rule is `error`).";
 #[derive(Debug, Parser)]
 #[command(name = "cloudspec", version, about = ABOUT, after_help = AFTER_HELP)]
 pub struct Cli {
+    /// Log format on stderr: text for people, json (one object per line) for log collectors.
+    #[arg(long, global = true, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -51,6 +62,21 @@ pub enum Command {
     /// Rewrite spec files in canonical layout (or check that they are).
     #[command(after_help = fmt::AFTER_HELP)]
     Fmt(FmtArgs),
+    /// Run rule tests: fixtures next to specs with the verdicts they must give.
+    #[command(after_help = test::AFTER_HELP)]
+    Test(TestArgs),
+    /// Generate Markdown documentation pages for rule packs.
+    #[command(after_help = docs::AFTER_HELP)]
+    Docs(DocsArgs),
+    /// Compare two JSON reports: new, fixed and persisting failures per rule.
+    #[command(after_help = diff::AFTER_HELP)]
+    Diff(DiffArgs),
+    /// List resource types with their members, member types and associations.
+    #[command(after_help = schema::AFTER_HELP)]
+    Schema(SchemaArgs),
+    /// Print the least-privilege read-only IAM policy that running specs needs.
+    #[command(after_help = permissions::AFTER_HELP)]
+    Permissions(PermissionsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -84,6 +110,109 @@ pub struct RunArgs {
     /// Print no warnings or progress on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+
+    /// Exit with status 1 only for failures of rules at or above this severity
+    /// (low, medium, high, critical); a rule without a Severity counts as medium.
+    #[arg(long, value_name = "SEVERITY", value_parser = ["low", "medium", "high", "critical"])]
+    pub fail_on: Option<String>,
+
+    // --- live collection (AWS) ---
+    /// AWS region to collect from; repeat for several. Default: AWS_REGION or the profile's.
+    #[arg(long = "region", value_name = "REGION", conflicts_with = "inventory")]
+    pub regions: Vec<String>,
+
+    /// Collect from every region enabled in the account (DescribeRegions).
+    #[arg(long, conflicts_with_all = ["inventory", "regions"])]
+    pub all_regions: bool,
+
+    /// AWS profile from the shared config and credentials files.
+    #[arg(long, value_name = "NAME", conflicts_with = "inventory")]
+    pub profile: Option<String>,
+
+    /// At most this many AWS requests in flight at once.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+
+    /// Also write the inventory the run used to FILE (JSON, reusable with --inventory).
+    #[arg(long, value_name = "FILE")]
+    pub save_inventory: Option<PathBuf>,
+
+    // --- scheduled audits ---
+    /// Waiver file (YAML): accepted failures with a reason, an owner and an expiry date.
+    #[arg(long, value_name = "FILE")]
+    pub waivers: Option<PathBuf>,
+
+    /// A previous JSON report: mark each failure new or persisting and list what was fixed.
+    #[arg(long, value_name = "REPORT.json")]
+    pub baseline: Option<PathBuf>,
+
+    /// With --baseline: only new failures set exit status 1.
+    #[arg(long, requires = "baseline")]
+    pub fail_on_new: bool,
+
+    /// Write the JSON report, JUnit, SARIF and the inventory into DIR, named with the run's
+    /// UTC time, plus latest.* copies (atomically, under a lock).
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Test files (`*.test.yaml`) or directories searched for them.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Also write the results as JUnit XML: `junit` (stdout) or `junit=FILE`.
+    #[arg(long = "format", value_name = "junit[=FILE]")]
+    pub formats: Vec<String>,
+
+    /// Colour the output: auto, always, never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
+}
+
+#[derive(Debug, Args)]
+pub struct DocsArgs {
+    /// Rule pack directories (or spec files) to document.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Directory to write the Markdown pages into (created if missing).
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The older JSON report.
+    #[arg(value_name = "OLD.json")]
+    pub old: PathBuf,
+
+    /// The newer JSON report.
+    #[arg(value_name = "NEW.json")]
+    pub new: PathBuf,
+
+    /// Output: a table for people, or JSON.
+    #[arg(long, value_name = "FORMAT", default_value = "table", value_parser = ["table", "json"])]
+    pub format: String,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Show only this resource type (e.g. aws:ec2:instance).
+    #[arg(value_name = "TYPE")]
+    pub type_name: Option<String>,
+
+    /// Output: text for people, or JSON.
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    pub format: String,
+}
+
+#[derive(Debug, Args)]
+pub struct PermissionsArgs {
+    /// Spec files, or directories searched for `*.cloudspec` files.
+    #[arg(required = true, value_name = "SPEC")]
+    pub specs: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -134,6 +263,11 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Run(args) => run::run(args),
         Command::Validate(args) => validate::validate(args),
         Command::Fmt(args) => fmt::fmt(args),
+        Command::Test(args) => test::test(args),
+        Command::Docs(args) => docs::docs(args),
+        Command::Diff(args) => diff::diff(args),
+        Command::Schema(args) => schema::schema(args),
+        Command::Permissions(args) => permissions::permissions(args),
     }
 }
 

@@ -9,7 +9,10 @@ use crate::eval::{self, SpecInput};
 use crate::model::Inventory;
 use crate::outcome::{RunOutcome, Status};
 use crate::report::{self, Format, RenderOptions};
-use crate::syntax::{self, ast::Spec};
+use crate::syntax::{
+    self,
+    ast::{Severity, Spec},
+};
 
 pub(super) const AFTER_HELP: &str = "\
 Examples:
@@ -40,22 +43,38 @@ pub(super) fn run(args: RunArgs) -> u8 {
         Ok(t) => t,
         Err(message) => return usage(&message),
     };
-    let Some(inventory_path) = &args.inventory else {
-        return usage(
-            "no inventory given: pass --inventory FILE (live collection from an AWS account is \
-             not available in this build yet)",
-        );
+    let fail_on = match args.fail_on.as_deref().map(Severity::parse) {
+        Some(None) => return usage("--fail-on takes low, medium, high or critical"),
+        Some(Some(sev)) => Some(sev),
+        None => None,
     };
     let color_err = super::use_color(&args.color, std::io::stderr().is_terminal());
     let Some(specs) = load_specs(&args.specs, color_err) else {
         return EXIT_USAGE;
     };
-    let inventory = match Inventory::load(inventory_path) {
-        Ok(inv) => inv,
-        Err(e) => return usage(&e.to_string()),
+    let inventory = match &args.inventory {
+        Some(path) => match Inventory::load(path) {
+            Ok(inv) => inv,
+            Err(e) => return usage(&e.to_string()),
+        },
+        None => {
+            let parsed: Vec<&Spec> = specs.iter().map(|l| &l.spec).collect();
+            match super::collect::live(&args, &parsed) {
+                Ok(inv) => inv,
+                Err(status) => return status,
+            }
+        }
     };
     if !check_specs(&specs, &inventory, color_err) {
         return EXIT_USAGE;
+    }
+    if let Some(path) = &args.save_inventory {
+        if let Err(e) = inventory.save(path) {
+            return usage(&format!(
+                "{}: cannot save the inventory: {e}",
+                path.display()
+            ));
+        }
     }
     let inputs: Vec<SpecInput<'_>> = specs
         .iter()
@@ -65,7 +84,10 @@ pub(super) fn run(args: RunArgs) -> u8 {
             spec: &l.spec,
         })
         .collect();
-    let outcome = eval::evaluate(&inputs, &inventory);
+    let mut outcome = eval::evaluate(&inputs, &inventory);
+    if let Err(status) = super::audit::apply(&args, &mut outcome) {
+        return status;
+    }
     if !args.quiet {
         for warning in &outcome.warnings {
             eprintln!("warning: {warning}");
@@ -85,15 +107,44 @@ pub(super) fn run(args: RunArgs) -> u8 {
             return EXIT_USAGE;
         }
     }
-    exit_status(&outcome, args.fail_on_unknown)
+    exit_status(
+        &outcome,
+        &ExitPolicy {
+            fail_on_unknown: args.fail_on_unknown,
+            fail_on,
+        },
+    )
 }
 
-/// The exit status of a finished evaluation (language.md).
-pub fn exit_status(outcome: &RunOutcome, fail_on_unknown: bool) -> u8 {
-    let any = |s: Status| outcome.rules().any(|(_, _, r)| r.status == s);
-    if any(Status::Error) {
+/// What sets exit status 1.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExitPolicy {
+    /// An unknown rule counts as a failure.
+    pub fail_on_unknown: bool,
+    /// Only rules at or above this severity count (a rule without one counts as medium).
+    pub fail_on: Option<Severity>,
+}
+
+/// The exit status of a finished evaluation (language.md): 3 when a rule is `error`, else
+/// 1 when a rule that counts fails, else 0.
+pub fn exit_status(outcome: &RunOutcome, policy: &ExitPolicy) -> u8 {
+    let counts = |severity: Option<&str>| match policy.fail_on {
+        None => true,
+        Some(min) => {
+            severity
+                .and_then(Severity::parse)
+                .unwrap_or(Severity::Medium)
+                >= min
+        }
+    };
+    let any = |s: Status| {
+        outcome
+            .rules()
+            .any(|(_, _, r)| r.status == s && counts(r.severity.as_deref()))
+    };
+    if outcome.rules().any(|(_, _, r)| r.status == Status::Error) {
         EXIT_INCOMPLETE
-    } else if any(Status::Fail) || (fail_on_unknown && any(Status::Unknown)) {
+    } else if any(Status::Fail) || (policy.fail_on_unknown && any(Status::Unknown)) {
         EXIT_FAIL
     } else {
         EXIT_OK
