@@ -55,7 +55,7 @@ pub struct Cli {
 pub enum Command {
     /// Evaluate specs against an inventory and report the verdicts.
     #[command(after_help = run::AFTER_HELP)]
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Check spec files for errors without evaluating them.
     #[command(after_help = validate::AFTER_HELP)]
     Validate(ValidateArgs),
@@ -260,7 +260,7 @@ pub fn main() -> ExitCode {
 /// Runs a parsed command line; returns the exit status.
 pub fn dispatch(cli: Cli) -> u8 {
     match cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(*args),
         Command::Validate(args) => validate::validate(args),
         Command::Fmt(args) => fmt::fmt(args),
         Command::Test(args) => test::test(args),
