@@ -5,13 +5,17 @@
 //! formats), and [`cli`] wires them. See ARCHITECTURE.md.
 #![forbid(unsafe_code)]
 
+pub mod baseline;
 pub mod check;
 pub mod cli;
 pub mod diagnostic;
 pub mod eval;
 pub mod outcome;
+pub mod plan;
 pub mod render_diagnostics;
 pub mod report;
 pub mod syntax;
+pub mod testing;
+pub mod waivers;
 
 pub use cloudspec_model as model;
