@@ -1,1 +1,324 @@
-//! STUB
+//! Baselines and drift: which failures are new since a previous JSON report, which
+//! persist, and which were fixed. A failure is identified by its [`FailureKey`] (group,
+//! rule, resource type and id); a `waived` resource counts as failing, so a waiver that
+//! expires does not make an old failure look new.
+//!
+//! No I/O: the CLI reads the reports and hands their text to [`Snapshot::from_report`].
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::outcome::{BaselineSummary, Drift, FailureKey, RunOutcome, Status};
+
+/// The version of the JSON report shape this module reads.
+const REPORT_VERSION: u64 = 1;
+
+/// A report that could not be read as a cloudspec JSON report.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BaselineError(pub String);
+
+/// The verdicts of one run, by rule and resource: what drift compares.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    rules: BTreeMap<RuleKey, RuleSnapshot>,
+}
+
+/// A rule, by group and name.
+type RuleKey = (String, String);
+
+/// A rule's status and its resources' statuses, by type and id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RuleSnapshot {
+    status: Status,
+    resources: BTreeMap<(String, String), Status>,
+}
+
+/// A resource in a drift listing.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct ResourceKey {
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub id: String,
+}
+
+/// New, fixed and persisting failures of one rule (each list sorted by type, then id).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleDrift {
+    pub group: String,
+    pub rule: String,
+    pub new: Vec<ResourceKey>,
+    pub fixed: Vec<ResourceKey>,
+    pub persisting: Vec<ResourceKey>,
+}
+
+/// The drift between two runs: every rule with a new, fixed or persisting failure, sorted
+/// by group and rule.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct DriftReport {
+    pub rules: Vec<RuleDrift>,
+}
+
+impl DriftReport {
+    /// Total new, fixed and persisting failures.
+    pub fn totals(&self) -> (usize, usize, usize) {
+        self.rules.iter().fold((0, 0, 0), |(n, f, p), r| {
+            (n + r.new.len(), f + r.fixed.len(), p + r.persisting.len())
+        })
+    }
+}
+
+impl Snapshot {
+    /// The verdicts of a finished run.
+    pub fn from_outcome(outcome: &RunOutcome) -> Snapshot {
+        let mut snapshot = Snapshot::default();
+        for (_, group, rule) in outcome.rules() {
+            let entry = snapshot.rule(&group.name, &rule.name, rule.status);
+            for r in &rule.resources {
+                entry
+                    .resources
+                    .insert((r.type_name.clone(), r.id.clone()), r.status);
+            }
+        }
+        snapshot
+    }
+
+    /// Reads the text of a JSON report (`cloudspec run --format json`).
+    pub fn from_report(text: &str) -> Result<Snapshot, BaselineError> {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| BaselineError(format!("is not a cloudspec JSON report: {e}")))?;
+        match value.get("cloudspec_report") {
+            None => {
+                return Err(BaselineError(
+                    "is not a cloudspec JSON report (it has no \"cloudspec_report\" key; write one with `cloudspec run --format json`)".into(),
+                ))
+            }
+            Some(v) if v.as_u64() == Some(REPORT_VERSION) => {}
+            Some(v) => {
+                return Err(BaselineError(format!(
+                    "is a cloudspec report of version {v}, but this cloudspec reads version {REPORT_VERSION}"
+                )))
+            }
+        }
+        let doc: ReportDoc = serde_json::from_value(value)
+            .map_err(|e| BaselineError(format!("is not a valid cloudspec JSON report: {e}")))?;
+        let mut snapshot = Snapshot::default();
+        for group in doc.groups {
+            for rule in group.rules {
+                let entry = snapshot.rule(&group.name, &rule.name, parse_status(&rule.status)?);
+                for r in rule.resources {
+                    entry
+                        .resources
+                        .insert((r.type_name, r.id), parse_status(&r.status)?);
+                }
+            }
+        }
+        Ok(snapshot)
+    }
+
+    /// The entry of a rule, created with `status` when new. With several specs, rules of the
+    /// same group and name share an entry; the worse status stands.
+    fn rule(&mut self, group: &str, name: &str, status: Status) -> &mut RuleSnapshot {
+        let entry = self
+            .rules
+            .entry((group.to_string(), name.to_string()))
+            .or_insert_with(|| RuleSnapshot {
+                status,
+                resources: BTreeMap::new(),
+            });
+        if status == Status::Error {
+            entry.status = Status::Error;
+        }
+        entry
+    }
+
+    /// Every failing (or waived) resource.
+    fn failures(&self) -> BTreeSet<FailureKey> {
+        let mut out = BTreeSet::new();
+        for ((group, rule), snap) in &self.rules {
+            for ((type_name, id), status) in &snap.resources {
+                if is_failure(*status) {
+                    out.insert(FailureKey {
+                        group: group.clone(),
+                        rule: rule.clone(),
+                        type_name: type_name.clone(),
+                        id: id.clone(),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a failure of `old` is fixed here: its resource now passes, or is gone while
+    /// its rule could be evaluated (a rule in `error` may have lost resources it could not
+    /// load; those are not fixed). A rule no longer in the run has nothing left failing.
+    fn fixes(&self, key: &FailureKey) -> bool {
+        let Some(rule) = self.rules.get(&(key.group.clone(), key.rule.clone())) else {
+            return true;
+        };
+        match rule.resources.get(&(key.type_name.clone(), key.id.clone())) {
+            Some(status) => *status == Status::Pass,
+            None => rule.status != Status::Error,
+        }
+    }
+}
+
+fn is_failure(status: Status) -> bool {
+    matches!(status, Status::Fail | Status::Waived)
+}
+
+/// A status word of the report.
+fn parse_status(word: &str) -> Result<Status, BaselineError> {
+    Ok(match word {
+        "pass" => Status::Pass,
+        "fail" => Status::Fail,
+        "unknown" => Status::Unknown,
+        "skip" => Status::Skip,
+        "error" => Status::Error,
+        "waived" => Status::Waived,
+        other => {
+            return Err(BaselineError(format!(
+                "is not a valid cloudspec JSON report: unknown status \"{other}\""
+            )))
+        }
+    })
+}
+
+/// The parts of the JSON report that drift reads.
+#[derive(Deserialize)]
+struct ReportDoc {
+    groups: Vec<GroupDoc>,
+}
+
+#[derive(Deserialize)]
+struct GroupDoc {
+    name: String,
+    rules: Vec<RuleDoc>,
+}
+
+#[derive(Deserialize)]
+struct RuleDoc {
+    name: String,
+    status: String,
+    resources: Vec<ResourceDoc>,
+}
+
+#[derive(Deserialize)]
+struct ResourceDoc {
+    #[serde(rename = "type")]
+    type_name: String,
+    id: String,
+    status: String,
+}
+
+/// The drift from `old` to `new`.
+pub fn compare(old: &Snapshot, new: &Snapshot) -> DriftReport {
+    let before = old.failures();
+    let after = new.failures();
+    let mut rules: BTreeMap<RuleKey, RuleDrift> = BTreeMap::new();
+    for key in &after {
+        let list = if before.contains(key) {
+            Bucket::Persisting
+        } else {
+            Bucket::New
+        };
+        drift_entry(&mut rules, key, list);
+    }
+    for key in before.iter().filter(|k| new.fixes(k)) {
+        drift_entry(&mut rules, key, Bucket::Fixed);
+    }
+    DriftReport {
+        rules: rules.into_values().collect(),
+    }
+}
+
+/// Which list of a [`RuleDrift`] a failure goes into.
+#[derive(Clone, Copy)]
+enum Bucket {
+    New,
+    Fixed,
+    Persisting,
+}
+
+/// Adds `key`'s resource to the `bucket` list of its rule's drift.
+fn drift_entry(rules: &mut BTreeMap<RuleKey, RuleDrift>, key: &FailureKey, bucket: Bucket) {
+    let drift = rules
+        .entry((key.group.clone(), key.rule.clone()))
+        .or_insert_with(|| RuleDrift {
+            group: key.group.clone(),
+            rule: key.rule.clone(),
+            new: Vec::new(),
+            fixed: Vec::new(),
+            persisting: Vec::new(),
+        });
+    let list = match bucket {
+        Bucket::New => &mut drift.new,
+        Bucket::Fixed => &mut drift.fixed,
+        Bucket::Persisting => &mut drift.persisting,
+    };
+    list.push(ResourceKey {
+        type_name: key.type_name.clone(),
+        id: key.id.clone(),
+    });
+}
+
+/// Marks each failing (or waived) resource of `outcome` new or persisting against
+/// `baseline`, and lists the failures of the baseline fixed since (sorted). `file` is the
+/// baseline as given on the command line.
+pub fn apply(baseline: &Snapshot, outcome: &mut RunOutcome, file: &str) -> BaselineSummary {
+    let before = baseline.failures();
+    let mut summary = BaselineSummary {
+        file: file.to_string(),
+        ..BaselineSummary::default()
+    };
+    for spec in &mut outcome.specs {
+        for group in &mut spec.groups {
+            for rule in &mut group.rules {
+                for resource in rule.resources.iter_mut().filter(|r| r.is_failure()) {
+                    let key = FailureKey {
+                        group: group.name.clone(),
+                        rule: rule.name.clone(),
+                        type_name: resource.type_name.clone(),
+                        id: resource.id.clone(),
+                    };
+                    let drift = if before.contains(&key) {
+                        summary.persisting += 1;
+                        Drift::Persisting
+                    } else {
+                        summary.new += 1;
+                        Drift::New
+                    };
+                    resource.drift = Some(drift);
+                }
+            }
+        }
+    }
+    let now = Snapshot::from_outcome(outcome);
+    summary.fixed = before.into_iter().filter(|k| now.fixes(k)).collect();
+    summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn not_a_report() {
+        assert_eq!(
+            Snapshot::from_report("{\"resources\": []}").unwrap_err().0,
+            "is not a cloudspec JSON report (it has no \"cloudspec_report\" key; write one with `cloudspec run --format json`)"
+        );
+        assert_eq!(
+            Snapshot::from_report("{\"cloudspec_report\": 2}")
+                .unwrap_err()
+                .0,
+            "is a cloudspec report of version 2, but this cloudspec reads version 1"
+        );
+        assert!(Snapshot::from_report("<xml/>")
+            .unwrap_err()
+            .0
+            .starts_with("is not a cloudspec JSON report: expected value at line 1 column 1"));
+    }
+}

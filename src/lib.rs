@@ -14,6 +14,7 @@ pub mod outcome;
 pub mod plan;
 pub mod render_diagnostics;
 pub mod report;
+pub mod rule_docs;
 pub mod syntax;
 pub mod testing;
 pub mod waivers;

@@ -49,6 +49,91 @@ pub struct RunOutcome {
     pub collected_at: Option<String>,
     /// Warnings met while evaluating (dangling references...), for the console and logs.
     pub warnings: Vec<String>,
+    /// What the scheduled-audit steps (waivers, baseline) added to the run.
+    pub audit: Audit,
+}
+
+/// The run-level results of `--waivers` and `--baseline`; empty without them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Audit {
+    /// Set with `--waivers`: what the waiver file did in this run.
+    pub waivers: Option<WaiverSummary>,
+    /// Set with `--baseline`: drift against the previous report.
+    pub baseline: Option<BaselineSummary>,
+}
+
+/// What the waiver file did: how many failures it waived, and which waivers did nothing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct WaiverSummary {
+    /// The waiver file as given on the command line.
+    pub file: String,
+    /// Failing resources whose status became `waived`.
+    pub applied: usize,
+    /// Waivers past their expiry (they no longer apply), in file order.
+    pub expired: Vec<AppliedWaiver>,
+    /// Waivers in force that matched no failing resource, in file order.
+    pub unused: Vec<AppliedWaiver>,
+}
+
+/// A waiver as recorded in the outcome: what it matches, why, whose, and until when.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct AppliedWaiver {
+    /// The `rule` glob, matched against `"<group>/<rule>"`.
+    pub rule: String,
+    /// The resource id glob, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// Tags a resource must carry, when given (sorted by key).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub tags: std::collections::BTreeMap<String, String>,
+    pub reason: String,
+    pub owner: String,
+    /// The expiry as written in the file (`2027-03-31` or an RFC 3339 time).
+    pub expires: String,
+    /// The line of the waiver in its file (1-based).
+    pub line: usize,
+}
+
+/// Whether a failure was already failing in the baseline report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Drift {
+    /// Not failing in the baseline.
+    New,
+    /// Failing (or waived) in the baseline too.
+    Persisting,
+}
+
+impl Drift {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Drift::New => "new",
+            Drift::Persisting => "persisting",
+        }
+    }
+}
+
+/// Drift against `--baseline`: counts, and the failures fixed since.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BaselineSummary {
+    /// The baseline report as given on the command line.
+    pub file: String,
+    /// Failing (or waived) resources not failing in the baseline.
+    pub new: usize,
+    /// Failing (or waived) resources that were failing in the baseline too.
+    pub persisting: usize,
+    /// Failures of the baseline that now pass or are gone, sorted.
+    pub fixed: Vec<FailureKey>,
+}
+
+/// What identifies a failure across runs: group, rule, resource type and id.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct FailureKey {
+    pub group: String,
+    pub rule: String,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub id: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -101,6 +186,17 @@ pub struct ResourceOutcome {
     pub notes: Vec<String>,
     pub source: Option<ResourceSource>,
     pub region: Option<String>,
+    /// Set when `status` is `waived`: the waiver that accepts the failures.
+    pub waiver: Option<AppliedWaiver>,
+    /// Set with `--baseline` on a failing or waived resource: new or persisting.
+    pub drift: Option<Drift>,
+}
+
+impl ResourceOutcome {
+    /// Whether the resource is a failure for drift purposes: failing, or failing but waived.
+    pub fn is_failure(&self) -> bool {
+        matches!(self.status, Status::Fail | Status::Waived)
+    }
 }
 
 /// One failing path of a resource.

@@ -1,1 +1,139 @@
-//! STUB
+//! Rule-driven collection: which resource types (and which of their members) a run needs,
+//! computed from parsed specs and a provider's schemas. Types reached through associations
+//! are included at any depth (`> volume ( > snapshot ( ... ) )`), so a live run collects
+//! exactly what its rules can read and nothing else.
+
+use crate::model::schema::{Member, MemberType, SchemaSet};
+use crate::model::CollectionPlan;
+use crate::syntax::ast::{Spec, Statement, Tail};
+
+/// The plan for `specs` against `schemas`. Rules on types the schemas do not know, and
+/// members they do not declare, add nothing beyond their `On` type (static checks report
+/// them).
+pub fn plan(specs: &[&Spec], schemas: &SchemaSet) -> CollectionPlan {
+    let mut out = CollectionPlan::new();
+    for spec in specs {
+        for rule in spec.groups.iter().flat_map(|g| &g.rules) {
+            let on = rule.on.value.as_str();
+            out.add_type(on);
+            let Some(schema) = schemas.get(on) else {
+                continue;
+            };
+            let scope = Scope {
+                type_name: Some(on),
+                members: &schema.members,
+            };
+            for s in rule.with.iter().chain(&rule.assert) {
+                statement(s, &scope, schemas, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// The members a statement can name, and the resource type when they are its top level.
+struct Scope<'a> {
+    type_name: Option<&'a str>,
+    members: &'a [Member],
+}
+
+fn statement(s: &Statement, scope: &Scope<'_>, schemas: &SchemaSet, out: &mut CollectionPlan) {
+    let name = s.path.name.value.as_str();
+    let Some(member) = scope.members.iter().find(|m| m.name == name) else {
+        return;
+    };
+    if let Some(type_name) = scope.type_name {
+        out.add_member(type_name, name);
+    }
+    let body: &[Statement] = match &s.tail {
+        Tail::Nested(body) => body,
+        Tail::Predicate(_) => &[],
+    };
+    match element(&member.ty) {
+        MemberType::Association { target } => {
+            out.add_type(target);
+            let Some(schema) = schemas.get(target) else {
+                return;
+            };
+            let inner = Scope {
+                type_name: Some(target),
+                members: &schema.members,
+            };
+            for b in body {
+                statement(b, &inner, schemas, out);
+            }
+        }
+        MemberType::Object(members) => {
+            let inner = Scope {
+                type_name: None,
+                members,
+            };
+            for b in body {
+                statement(b, &inner, schemas, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The element type of a (possibly nested) list.
+fn element(ty: &MemberType) -> &MemberType {
+    match ty {
+        MemberType::List(inner) => element(inner),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parse;
+
+    fn plan_of(text: &str) -> CollectionPlan {
+        let parsed = parse(text);
+        let spec = parsed.spec.expect("the test spec parses");
+        plan(&[&spec], &cloudspec_aws::schemas())
+    }
+
+    fn types(plan: &CollectionPlan) -> Vec<&str> {
+        plan.types.iter().map(String::as_str).collect()
+    }
+
+    #[test]
+    fn a_volume_rule_needs_only_volumes() {
+        let p = plan_of(
+            "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:ec2:volume\nAssert encrypted is true\n",
+        );
+        assert_eq!(types(&p), ["aws:ec2:volume"]);
+    }
+
+    #[test]
+    fn associations_are_followed_at_any_depth() {
+        let p = plan_of(
+            "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:ec2:instance\nAssert block_device_mappings ( ebs ( > volume ( > snapshot ( encrypted is true ) ) ) )\n",
+        );
+        assert_eq!(
+            types(&p),
+            ["aws:ec2:instance", "aws:ec2:snapshot", "aws:ec2:volume"]
+        );
+        assert!(p.needs_member("aws:ec2:snapshot", "encrypted"));
+    }
+
+    #[test]
+    fn reverse_links_need_the_other_side() {
+        let p = plan_of(
+            "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:ec2:vpc\nAssert any > flow_logs ( traffic_type equal to \"ALL\" )\n",
+        );
+        assert_eq!(types(&p), ["aws:ec2:flow_log", "aws:ec2:vpc"]);
+    }
+
+    #[test]
+    fn bucket_settings_are_recorded_per_member() {
+        let p = plan_of(
+            "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:s3:bucket\nWith tags[\"env\"] equal to \"prod\"\nAssert versioning ( status equal to \"Enabled\" )\n",
+        );
+        assert!(p.needs_member("aws:s3:bucket", "versioning"));
+        assert!(p.needs_member("aws:s3:bucket", "tags"));
+        assert!(!p.needs_member("aws:s3:bucket", "policy"));
+    }
+}

@@ -26,6 +26,8 @@ fn resource(type_name: &str, id: &str, status: Status) -> ResourceOutcome {
         notes: Vec::new(),
         source: None,
         region: None,
+        waiver: None,
+        drift: None,
     }
 }
 
@@ -209,6 +211,7 @@ fn every_status() -> RunOutcome {
             "aws:ec2:instance i-0abc refers to aws:ec2:volume vol-404, which is not in the inventory"
                 .to_string(),
         ],
+        audit: Default::default(),
     }
 }
 
@@ -236,6 +239,7 @@ fn two_specs() -> RunOutcome {
         ],
         collected_at: None,
         warnings: Vec::new(),
+        audit: Default::default(),
     }
 }
 
@@ -245,6 +249,7 @@ fn empty() -> RunOutcome {
         specs: Vec::new(),
         collected_at: None,
         warnings: Vec::new(),
+        audit: Default::default(),
     }
 }
 

@@ -1,9 +1,169 @@
-//! STUB: scheduled-audit steps of `cloudspec run`: waivers and baselines.
-use super::RunArgs;
-use crate::outcome::RunOutcome;
+//! The scheduled-audit steps of `cloudspec run`: `--waivers` and `--baseline`.
+//!
+//! [`Audit::load`] reads and checks both files before anything is collected or evaluated,
+//! so that a typo fails fast; [`Audit::apply`] then applies them to the finished outcome.
+//! Problems are logged here and returned as the exit status.
 
-/// Applies `--waivers` and `--baseline` to a finished outcome. `Err` carries the exit
-/// status after the error has been printed.
-pub(super) fn apply(_args: &RunArgs, _outcome: &mut RunOutcome) -> Result<(), u8> {
-    Ok(())
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+
+use super::{RunArgs, EXIT_USAGE};
+use crate::baseline::{self, Snapshot};
+use crate::model::{Inventory, Value};
+use crate::outcome::{AppliedWaiver, ResourceOutcome, RunOutcome, WaiverSummary};
+use crate::waivers::{self, Waiver};
+
+/// The environment variable that sets the run's "now" (RFC 3339), for reproducible
+/// waiver expiry and output-dir names; the clock otherwise.
+pub(super) const NOW_VAR: &str = "CLOUDSPEC_NOW";
+
+/// The waiver file and baseline of a run, read and parsed.
+#[derive(Debug, Default)]
+pub(super) struct Audit {
+    waivers: Option<(String, Vec<Waiver>)>,
+    baseline: Option<(String, Snapshot)>,
+}
+
+impl Audit {
+    /// Reads `--waivers` and `--baseline`. `Err` carries the exit status after the error
+    /// has been logged.
+    pub(super) fn load(args: &RunArgs) -> Result<Audit, u8> {
+        let mut audit = Audit::default();
+        if let Some(path) = &args.waivers {
+            let file = path.display().to_string();
+            let text = read(path, "waiver file")?;
+            let list = waivers::parse(&text).map_err(|e| fail(&format!("{file}:{e}")))?;
+            audit.waivers = Some((file, list));
+        }
+        if let Some(path) = &args.baseline {
+            let file = path.display().to_string();
+            let text = read(path, "baseline")?;
+            let snapshot =
+                Snapshot::from_report(&text).map_err(|e| fail(&format!("{file}: {e}")))?;
+            audit.baseline = Some((file, snapshot));
+        }
+        Ok(audit)
+    }
+
+    /// Applies the waivers in force at `now` (their rules must name rules of the run), then
+    /// the baseline. Expired and unused waivers become warnings of the run.
+    pub(super) fn apply(
+        &self,
+        outcome: &mut RunOutcome,
+        inventory: &Inventory,
+        now: DateTime<Utc>,
+    ) -> Result<(), u8> {
+        if let Some((file, list)) = &self.waivers {
+            waivers::check_rules(list, outcome).map_err(|e| fail(&format!("{file}:{e}")))?;
+            let tags_of = |r: &ResourceOutcome| resource_tags(inventory, r);
+            let applied = waivers::apply(list, outcome, now, &tags_of);
+            for (waiver, count) in &applied.expired {
+                outcome.warnings.push(expired_warning(file, waiver, *count));
+            }
+            for waiver in &applied.unused {
+                outcome.warnings.push(unused_warning(file, waiver));
+            }
+            outcome.audit.waivers = Some(WaiverSummary {
+                file: file.clone(),
+                applied: applied.applied,
+                expired: applied.expired.into_iter().map(|(w, _)| w).collect(),
+                unused: applied.unused,
+            });
+        }
+        if let Some((file, snapshot)) = &self.baseline {
+            outcome.audit.baseline = Some(baseline::apply(snapshot, outcome, file));
+        }
+        Ok(())
+    }
+}
+
+/// The run's "now": `CLOUDSPEC_NOW` (RFC 3339) when set, else the clock.
+pub(super) fn now() -> Result<DateTime<Utc>, u8> {
+    match std::env::var(NOW_VAR) {
+        Ok(text) => DateTime::parse_from_rfc3339(text.trim())
+            .map(|t| t.with_timezone(&Utc))
+            .map_err(|e| {
+                fail(&format!(
+                    "{NOW_VAR} is \"{text}\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): {e}"
+                ))
+            }),
+        Err(_) => Ok(Utc::now()),
+    }
+}
+
+/// Reads a file, or logs why not.
+fn read(path: &Path, what: &str) -> Result<String, u8> {
+    std::fs::read_to_string(path)
+        .map_err(|e| fail(&format!("{}: cannot read the {what}: {e}", path.display())))
+}
+
+/// Logs an error; returns the exit status for it.
+fn fail(message: &str) -> u8 {
+    tracing::error!("{message}");
+    EXIT_USAGE
+}
+
+/// `waivers.yaml:12: the waiver of "G/R" for i-0abc* (owner x) expired at 2026-01-31; ...`
+fn expired_warning(file: &str, waiver: &AppliedWaiver, count: usize) -> String {
+    let consequence = match count {
+        0 => "it matches no failure any more; remove it".to_string(),
+        1 => "the failure it matches counts again".to_string(),
+        n => format!("the {n} failures it matches count again"),
+    };
+    format!(
+        "{file}:{}: the waiver of {} (owner {}) expired at {}; {consequence}",
+        waiver.line,
+        describe(waiver),
+        waiver.owner,
+        waiver.expires
+    )
+}
+
+/// `waivers.yaml:3: the waiver of "G/R" for i-0abc* matched no failure in this run; ...`
+fn unused_warning(file: &str, waiver: &AppliedWaiver) -> String {
+    format!(
+        "{file}:{}: the waiver of {} (owner {}) matched no failure in this run; remove it if the failure was fixed",
+        waiver.line,
+        describe(waiver),
+        waiver.owner
+    )
+}
+
+/// `"G/R" for i-0abc* with tags team=data`.
+fn describe(waiver: &AppliedWaiver) -> String {
+    let mut out = format!("\"{}\"", waiver.rule);
+    if let Some(resource) = &waiver.resource {
+        out.push_str(&format!(" for {resource}"));
+    }
+    if !waiver.tags.is_empty() {
+        let tags: Vec<String> = waiver
+            .tags
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        out.push_str(&format!(" with tags {}", tags.join(", ")));
+    }
+    out
+}
+
+/// The `tags` property of a resource (text values only): a mapping of name to value.
+fn resource_tags(inventory: &Inventory, resource: &ResourceOutcome) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let found = inventory.sym("tags").and_then(|sym| {
+        let idx = inventory.find(&resource.type_name, &resource.id)?;
+        inventory.resource(idx)?.properties.get(sym)
+    });
+    if let Some(Value::Object(tags)) = found {
+        for (key, value) in tags.iter() {
+            if let Value::Str(text) = value {
+                out.insert(
+                    inventory.interner.resolve(*key).to_string(),
+                    text.to_string(),
+                );
+            }
+        }
+    }
+    out
 }

@@ -6,6 +6,8 @@ mod collect;
 mod diff;
 mod docs;
 mod fmt;
+mod logging;
+mod output_dir;
 mod permissions;
 mod run;
 mod schema;
@@ -259,6 +261,7 @@ pub fn main() -> ExitCode {
 
 /// Runs a parsed command line; returns the exit status.
 pub fn dispatch(cli: Cli) -> u8 {
+    logging::init(&cli.log_format);
     match cli.command {
         Command::Run(args) => run::run(*args),
         Command::Validate(args) => validate::validate(args),

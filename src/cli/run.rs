@@ -3,11 +3,15 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use chrono::{DateTime, Utc};
+
+use super::audit::Audit;
+use super::output_dir;
 use super::{RunArgs, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, EXIT_USAGE};
 use crate::diagnostic::Diagnostic;
 use crate::eval::{self, SpecInput};
 use crate::model::Inventory;
-use crate::outcome::{RunOutcome, Status};
+use crate::outcome::{Drift, RuleOutcome, RunOutcome, Status};
 use crate::report::{self, Format, RenderOptions};
 use crate::syntax::{
     self,
@@ -19,10 +23,17 @@ Examples:
   cloudspec run examples/prod.cloudspec --inventory examples/inventory.json
   cloudspec run specs/ --inventory inv.json --format json=report.json --format junit=report.xml
   cloudspec run prod.cloudspec --inventory inv.json --format sarif --output results.sarif
+  cloudspec run specs/ --waivers waivers.yaml --baseline audits/latest.report.json \
+    --fail-on-new --output-dir audits
+
+Scheduled audits (docs/audits.md): --waivers accepts known failures until they expire;
+--baseline marks failures new or persisting and lists what was fixed; --output-dir keeps
+every run's reports and latest.* copies, written atomically under a lock.
 
 Reports go to stdout or to the files named; warnings and diagnostics go to stderr.
-Exit status: 0 every rule passes, is skipped or unknown; 1 a rule fails (or is unknown, with
---fail-on-unknown); 2 the command could not run; 3 a rule is `error` (outranks 1).";
+Exit status: 0 every rule passes, is skipped, unknown or waived; 1 a rule fails (or is unknown,
+with --fail-on-unknown; only a new failure, with --fail-on-new); 2 the command could not run;
+3 a rule is `error` (outranks 1).";
 
 /// Where one report goes.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,42 +50,40 @@ struct Loaded {
 }
 
 pub(super) fn run(args: RunArgs) -> u8 {
-    let targets = match targets(&args.formats, args.output.as_deref()) {
-        Ok(t) => t,
-        Err(message) => return usage(&message),
-    };
+    match run_steps(&args) {
+        Ok(status) | Err(status) => status,
+    }
+}
+
+/// The run's steps; `Err` carries the exit status of a step that could not go on, after
+/// its error has been logged. The output directory's lock, when taken, is released when
+/// this returns, whichever way.
+fn run_steps(args: &RunArgs) -> Result<u8, u8> {
+    let targets = targets(&args.formats, args.output.as_deref()).map_err(|m| usage(&m))?;
     let fail_on = match args.fail_on.as_deref().map(Severity::parse) {
-        Some(None) => return usage("--fail-on takes low, medium, high or critical"),
+        Some(None) => return Err(usage("--fail-on takes low, medium, high or critical")),
         Some(Some(sev)) => Some(sev),
         None => None,
     };
+    let now = super::audit::now()?;
+    let audit = Audit::load(args)?;
+    let _lock = match &args.output_dir {
+        Some(dir) => Some(output_dir::Lock::acquire(dir, now).map_err(|m| usage(&m))?),
+        None => None,
+    };
     let color_err = super::use_color(&args.color, std::io::stderr().is_terminal());
-    let Some(specs) = load_specs(&args.specs, color_err) else {
-        return EXIT_USAGE;
-    };
-    let inventory = match &args.inventory {
-        Some(path) => match Inventory::load(path) {
-            Ok(inv) => inv,
-            Err(e) => return usage(&e.to_string()),
-        },
-        None => {
-            let parsed: Vec<&Spec> = specs.iter().map(|l| &l.spec).collect();
-            match super::collect::live(&args, &parsed) {
-                Ok(inv) => inv,
-                Err(status) => return status,
-            }
-        }
-    };
+    let specs = load_specs(&args.specs, color_err).ok_or(EXIT_USAGE)?;
+    let inventory = load_inventory(args, &specs)?;
     if !check_specs(&specs, &inventory, color_err) {
-        return EXIT_USAGE;
+        return Err(EXIT_USAGE);
     }
     if let Some(path) = &args.save_inventory {
-        if let Err(e) = inventory.save(path) {
-            return usage(&format!(
+        inventory.save(path).map_err(|e| {
+            usage(&format!(
                 "{}: cannot save the inventory: {e}",
                 path.display()
-            ));
-        }
+            ))
+        })?;
     }
     let inputs: Vec<SpecInput<'_>> = specs
         .iter()
@@ -85,35 +94,78 @@ pub(super) fn run(args: RunArgs) -> u8 {
         })
         .collect();
     let mut outcome = eval::evaluate(&inputs, &inventory);
-    if let Err(status) = super::audit::apply(&args, &mut outcome) {
-        return status;
-    }
+    audit.apply(&mut outcome, &inventory, now)?;
     if !args.quiet {
         for warning in &outcome.warnings {
-            eprintln!("warning: {warning}");
+            tracing::warn!("{warning}");
         }
     }
-    let color_out = super::use_color(&args.color, std::io::stdout().is_terminal());
-    for target in &targets {
-        let text = report::render(
-            target.format,
-            &outcome,
-            &RenderOptions {
-                color: color_out && target.file.is_none(),
-            },
-        );
-        if let Err(message) = write_report(target, &text) {
-            eprintln!("error: {message}");
-            return EXIT_USAGE;
-        }
+    write_reports(args, &targets, &outcome)?;
+    if let Some(dir) = &args.output_dir {
+        write_output_dir(dir, now, &outcome, &inventory, args.quiet)?;
     }
-    exit_status(
+    Ok(exit_status(
         &outcome,
         &ExitPolicy {
             fail_on_unknown: args.fail_on_unknown,
             fail_on,
+            only_new: args.fail_on_new,
         },
-    )
+    ))
+}
+
+/// The saved inventory of `--inventory`, else a live collection.
+fn load_inventory(args: &RunArgs, specs: &[Loaded]) -> Result<Inventory, u8> {
+    match &args.inventory {
+        Some(path) => Inventory::load(path).map_err(|e| usage(&e.to_string())),
+        None => {
+            let parsed: Vec<&Spec> = specs.iter().map(|l| &l.spec).collect();
+            super::collect::live(args, &parsed)
+        }
+    }
+}
+
+/// Renders and writes every `--format` target.
+fn write_reports(args: &RunArgs, targets: &[Target], outcome: &RunOutcome) -> Result<(), u8> {
+    let color_out = super::use_color(&args.color, std::io::stdout().is_terminal());
+    for target in targets {
+        let text = report::render(
+            target.format,
+            outcome,
+            &RenderOptions {
+                color: color_out && target.file.is_none(),
+            },
+        );
+        write_report(target, &text).map_err(|m| usage(&m))?;
+    }
+    Ok(())
+}
+
+/// Writes the JSON report, JUnit, SARIF and the inventory into the output directory.
+fn write_output_dir(
+    dir: &Path,
+    now: DateTime<Utc>,
+    outcome: &RunOutcome,
+    inventory: &Inventory,
+    quiet: bool,
+) -> Result<(), u8> {
+    let plain = RenderOptions::default();
+    let files = output_dir::RunFiles {
+        report_json: report::render(Format::Json, outcome, &plain),
+        junit: report::render(Format::Junit, outcome, &plain),
+        sarif: report::render(Format::Sarif, outcome, &plain),
+        inventory: inventory.to_json_string(),
+    };
+    let (stamp, written) = output_dir::write_run(dir, now, &files, output_dir::crash_after())
+        .map_err(|m| usage(&m))?;
+    if !quiet {
+        tracing::info!(
+            "wrote {} files to {} ({stamp}.* and latest.*)",
+            written.len(),
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// What sets exit status 1.
@@ -123,6 +175,8 @@ pub struct ExitPolicy {
     pub fail_on_unknown: bool,
     /// Only rules at or above this severity count (a rule without one counts as medium).
     pub fail_on: Option<Severity>,
+    /// Only failures marked `new` against the baseline count (`--fail-on-new`).
+    pub only_new: bool,
 }
 
 /// The exit status of a finished evaluation (language.md): 3 when a rule is `error`, else
@@ -142,17 +196,30 @@ pub fn exit_status(outcome: &RunOutcome, policy: &ExitPolicy) -> u8 {
             .rules()
             .any(|(_, _, r)| r.status == s && counts(r.severity.as_deref()))
     };
+    let new_failure = |r: &RuleOutcome| {
+        r.resources
+            .iter()
+            .any(|x| x.status == Status::Fail && x.drift == Some(Drift::New))
+    };
+    let fails = if policy.only_new {
+        outcome.rules().any(|(_, _, r)| {
+            r.status == Status::Fail && new_failure(r) && counts(r.severity.as_deref())
+        })
+    } else {
+        any(Status::Fail)
+    };
     if outcome.rules().any(|(_, _, r)| r.status == Status::Error) {
         EXIT_INCOMPLETE
-    } else if any(Status::Fail) || (policy.fail_on_unknown && any(Status::Unknown)) {
+    } else if fails || (policy.fail_on_unknown && any(Status::Unknown)) {
         EXIT_FAIL
     } else {
         EXIT_OK
     }
 }
 
+/// Logs an error; returns exit status 2.
 fn usage(message: &str) -> u8 {
-    eprintln!("error: {message}");
+    tracing::error!("{message}");
     EXIT_USAGE
 }
 
@@ -223,6 +290,15 @@ fn write_report(target: &Target, text: &str) -> Result<(), String> {
 
 /// Writes a file next to its final place, then renames it there.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = temporary_path(path);
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Where [`write_atomically`] writes `path` first: `.NAME.PID.tmp` in the same directory.
+pub(crate) fn temporary_path(path: &Path) -> PathBuf {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -231,11 +307,7 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()>
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    dir.join(format!(".{name}.{}.tmp", std::process::id()))
 }
 
 /// Reads and parses every spec; prints every problem. `None` when any file failed.
@@ -243,7 +315,7 @@ fn load_specs(paths: &[PathBuf], color: bool) -> Option<Vec<Loaded>> {
     let files = match super::expand_spec_paths(paths) {
         Ok(f) => f,
         Err(message) => {
-            eprintln!("error: {message}");
+            usage(&message);
             return None;
         }
     };
@@ -254,7 +326,7 @@ fn load_specs(paths: &[PathBuf], color: bool) -> Option<Vec<Loaded>> {
         let source = match std::fs::read_to_string(&path) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("error: {file}: cannot read: {e}");
+                usage(&format!("{file}: cannot read: {e}"));
                 ok = false;
                 continue;
             }
@@ -302,9 +374,10 @@ fn print_diagnostics(
         return false;
     }
     diagnostics.sort_by_key(|d| d.span.start);
-    eprint!(
-        "{}",
-        crate::render_diagnostics::render(file, source, diagnostics, color)
+    let color = color && !super::logging::is_json();
+    super::logging::diagnostics(
+        file,
+        &crate::render_diagnostics::render(file, source, diagnostics, color),
     );
     diagnostics.iter().any(Diagnostic::is_error)
 }

@@ -1,9 +1,524 @@
-//! STUB: `cloudspec test`.
-use super::{TestArgs, EXIT_USAGE};
+//! `cloudspec test`: find test files, read them with their specs and inventories, run every
+//! case (`crate::testing`), print one line per case and a summary, optionally JUnit XML.
 
-pub(super) const AFTER_HELP: &str = "";
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
-pub(super) fn test(_args: TestArgs) -> u8 {
-    eprintln!("error: `cloudspec test` is not available yet");
+use super::{use_color, TestArgs, EXIT_FAIL, EXIT_OK, EXIT_USAGE};
+use crate::eval::SpecInput;
+use crate::model::Inventory;
+use crate::render_diagnostics::render;
+use crate::syntax::ast::Spec;
+use crate::testing::{
+    self, check_against_spec, parse_test_file, run_case, untested_rules, CaseResult, FileResults,
+    InventorySource, TestFile,
+};
+
+pub(super) const AFTER_HELP: &str = "\
+Examples:
+  cloudspec test rules/                              # every *.test.yaml below rules/
+  cloudspec test rules/aws-cis/networking.test.yaml
+  cloudspec test specs/ --format junit=test-results.xml
+
+A test file NAME.test.yaml tests the spec NAME.cloudspec beside it (or the one its `spec:`
+key names); each case names an inventory (inline or a path relative to the test file) and
+the verdict each rule must give, as \"Group/Rule\": fail. docs/testing.md has the format.
+
+Prints one PASS/FAIL line per case (with what differed), then `N passed, M failed`. A rule
+that no case expects to fail is reported as untested (a warning). With --format junit the
+XML goes to stdout and the lines to stderr; junit=FILE writes it to FILE.
+
+Exit status: 0 every case passes; 1 a case fails; 2 a test file, spec or inventory is
+invalid or cannot be read (nothing is run).";
+
+/// Test file names end with one of these.
+const TEST_SUFFIXES: [&str; 2] = [".test.yaml", ".test.yml"];
+
+/// A spec read, parsed and checked.
+struct LoadedSpec {
+    file: String,
+    source: String,
+    spec: Spec,
+}
+
+/// A test file ready to run: its cases' inventories loaded.
+struct LoadedTest {
+    file: String,
+    spec_key: PathBuf,
+    test: TestFile,
+    inventories: Vec<Inventory>,
+}
+
+/// Where the human-readable lines go.
+struct Out {
+    to_stderr: bool,
+    color: bool,
+}
+
+impl Out {
+    /// Prints one line; a closed pipe (`cloudspec test rules/ | head`) is not an error.
+    fn line(&self, text: &str) {
+        let _ = if self.to_stderr {
+            writeln!(std::io::stderr().lock(), "{text}")
+        } else {
+            writeln!(std::io::stdout().lock(), "{text}")
+        };
+    }
+
+    fn paint(&self, text: &str, ansi: &str) -> String {
+        if self.color {
+            format!("\x1b[{ansi}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+pub(super) fn test(args: TestArgs) -> u8 {
+    let junit = match junit_target(&args.formats) {
+        Ok(j) => j,
+        Err(message) => return usage(&message),
+    };
+    let found = match discover(&args.paths) {
+        Ok(f) => f,
+        Err(message) => return usage(&message),
+    };
+    let color_err = use_color(&args.color, std::io::stderr().is_terminal());
+    let Some((specs, tests)) = load_all(&found.tests, color_err) else {
+        return EXIT_USAGE;
+    };
+    let out = Out {
+        to_stderr: matches!(junit, Some(None)),
+        color: use_color(
+            &args.color,
+            if matches!(junit, Some(None)) {
+                std::io::stderr().is_terminal()
+            } else {
+                std::io::stdout().is_terminal()
+            },
+        ),
+    };
+    let results = run_all(&specs, &tests, &out);
+    let untested = report_untested(&specs, &tests, &found.specs_without_tests);
+    let failed: usize = results
+        .iter()
+        .map(|f| f.cases.iter().filter(|c| !c.passed()).count())
+        .sum();
+    let total: usize = results.iter().map(|f| f.cases.len()).sum();
+    if untested > 0 {
+        let noun = if untested == 1 { "rule" } else { "rules" };
+        out.line(&format!(
+            "{untested} {noun} untested (no case expects a failure)"
+        ));
+    }
+    out.line(&format!("{} passed, {failed} failed", total - failed));
+    if let Some(target) = junit {
+        if let Err(message) = write_junit(target.as_deref(), &testing::render_junit(&results)) {
+            return usage(&message);
+        }
+    }
+    if failed > 0 {
+        EXIT_FAIL
+    } else {
+        EXIT_OK
+    }
+}
+
+fn usage(message: &str) -> u8 {
+    eprintln!("error: {message}");
     EXIT_USAGE
+}
+
+/// `None`: no JUnit; `Some(None)`: JUnit on stdout; `Some(Some(file))`: to a file.
+fn junit_target(formats: &[String]) -> Result<Option<Option<PathBuf>>, String> {
+    let mut target = None;
+    for spec in formats {
+        let parsed = match spec.split_once('=') {
+            None if spec == "junit" => None,
+            Some(("junit", file)) if !file.is_empty() => Some(PathBuf::from(file)),
+            Some(("junit", _)) => {
+                return Err(format!(
+                    "--format {spec}: the file name after \"junit=\" is empty"
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "--format {spec}: `cloudspec test` writes only junit (junit or junit=FILE)"
+                ))
+            }
+        };
+        if target.replace(parsed).is_some() {
+            return Err("--format junit is given more than once".into());
+        }
+    }
+    Ok(target)
+}
+
+fn write_junit(file: Option<&Path>, xml: &str) -> Result<(), String> {
+    match file {
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(xml.as_bytes())
+                .and_then(|_| stdout.flush())
+                .map_err(|e| format!("cannot write the JUnit report to stdout: {e}"))
+        }
+        Some(path) => super::run::write_atomically(path, xml.as_bytes())
+            .map_err(|e| format!("{}: cannot write the JUnit report: {e}", path.display())),
+    }
+}
+
+// -------------------------------------------------------------------------------------
+// Finding files
+// -------------------------------------------------------------------------------------
+
+/// What the command line names.
+struct Found {
+    /// Test files, sorted within each directory argument.
+    tests: Vec<PathBuf>,
+    /// Specs found in directory arguments that no test file tests.
+    specs_without_tests: Vec<PathBuf>,
+}
+
+fn is_test_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    TEST_SUFFIXES.iter().any(|s| name.ends_with(s))
+}
+
+/// Expands the arguments: a directory gives every test file and spec below it; a test
+/// file stands for itself; a spec file stands for the test file beside it.
+fn discover(paths: &[PathBuf]) -> Result<Found, String> {
+    let mut tests = Vec::new();
+    let mut specs = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut files = Vec::new();
+            walk(path, &mut files)
+                .map_err(|e| format!("{}: cannot read directory: {e}", path.display()))?;
+            files.sort();
+            let before = tests.len();
+            for file in files {
+                if is_test_file(&file) {
+                    tests.push(file);
+                } else if file.extension().is_some_and(|e| e == "cloudspec") {
+                    specs.push(file);
+                }
+            }
+            if tests.len() == before {
+                return Err(format!(
+                    "{}: no *.test.yaml files in this directory",
+                    path.display()
+                ));
+            }
+        } else if path.extension().is_some_and(|e| e == "cloudspec") {
+            let sibling = TEST_SUFFIXES
+                .iter()
+                .map(|s| path.with_extension("").with_extension(&s[1..]))
+                .find(|p| p.is_file())
+                .ok_or_else(|| {
+                    format!(
+                        "{}: no test file beside this spec (expected {})",
+                        path.display(),
+                        path.with_extension("test.yaml").display()
+                    )
+                })?;
+            tests.push(sibling);
+        } else {
+            tests.push(path.clone());
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    tests.retain(|t| seen.insert(t.clone()));
+    Ok(Found {
+        tests,
+        specs_without_tests: specs,
+    })
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The spec a test file tests: its `spec:` key, or its own name with `.cloudspec`.
+fn spec_path(test_path: &Path, test: &TestFile) -> PathBuf {
+    let dir = test_path.parent().unwrap_or(Path::new(""));
+    match &test.spec {
+        Some(spec) => dir.join(spec),
+        None => {
+            let name = test_path
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            let stem = TEST_SUFFIXES
+                .iter()
+                .find_map(|s| name.strip_suffix(s))
+                .unwrap_or(&name);
+            dir.join(format!("{stem}.cloudspec"))
+        }
+    }
+}
+
+/// A path as a map key: canonical when it exists, so `a/../a/x` and `a/x` are one spec.
+fn key_of(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+// -------------------------------------------------------------------------------------
+// Loading
+// -------------------------------------------------------------------------------------
+
+/// Reads every test file, its spec and its inventories; prints every problem. `None` when
+/// anything is invalid.
+fn load_all(
+    paths: &[PathBuf],
+    color: bool,
+) -> Option<(BTreeMap<PathBuf, LoadedSpec>, Vec<LoadedTest>)> {
+    let mut specs: BTreeMap<PathBuf, Option<LoadedSpec>> = BTreeMap::new();
+    let mut tests = Vec::new();
+    let mut invalid = 0usize;
+    for path in paths {
+        match load_test(path, &mut specs, color) {
+            Some(t) => tests.push(t),
+            None => invalid += 1,
+        }
+    }
+    if invalid > 0 {
+        let noun = if invalid == 1 {
+            "test file is"
+        } else {
+            "test files are"
+        };
+        eprintln!("error: {invalid} {noun} invalid; no case was run");
+        return None;
+    }
+    let specs = specs
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|s| (k, s)))
+        .collect();
+    Some((specs, tests))
+}
+
+fn load_test(
+    path: &Path,
+    specs: &mut BTreeMap<PathBuf, Option<LoadedSpec>>,
+    color: bool,
+) -> Option<LoadedTest> {
+    let file = path.display().to_string();
+    let source = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {file}: cannot read: {e}");
+            return None;
+        }
+    };
+    let test = match parse_test_file(&source) {
+        Ok(t) => t,
+        Err(errors) => {
+            print_errors(&file, &errors);
+            return None;
+        }
+    };
+    let spec_file = spec_path(path, &test);
+    let spec_key = key_of(&spec_file);
+    let spec = specs
+        .entry(spec_key.clone())
+        .or_insert_with(|| load_spec(&spec_file, color))
+        .as_ref();
+    let Some(spec) = spec else {
+        eprintln!("error: {file}: its spec {} is invalid", spec_file.display());
+        return None;
+    };
+    let errors = check_against_spec(&test, &spec.spec);
+    if !errors.is_empty() {
+        print_errors(&file, &errors);
+        return None;
+    }
+    let inventories = load_inventories(path, &file, &test)?;
+    Some(LoadedTest {
+        file,
+        spec_key,
+        test,
+        inventories,
+    })
+}
+
+fn print_errors(file: &str, errors: &[testing::TestFileError]) {
+    for e in errors {
+        eprintln!("error: {file}:{e}");
+    }
+}
+
+/// Reads, parses and statically checks a spec against the schemas of every provider its
+/// rules name (`aws:` types against the AWS schemas); prints every problem.
+fn load_spec(path: &Path, color: bool) -> Option<LoadedSpec> {
+    let file = path.display().to_string();
+    let source = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {file}: cannot read the spec under test: {e}");
+            return None;
+        }
+    };
+    let parsed = crate::syntax::parse(&source);
+    let mut diagnostics = parsed.diagnostics.clone();
+    if let Some(spec) = &parsed.spec {
+        let providers: std::collections::BTreeSet<&str> = spec
+            .groups
+            .iter()
+            .flat_map(|g| &g.rules)
+            .filter_map(|r| r.on.value.split(':').next())
+            .collect();
+        for provider in providers {
+            if let Some(schemas) = crate::check::schemas_for(provider) {
+                diagnostics.extend(crate::check::check(spec, &schemas));
+            }
+        }
+        diagnostics.sort_by_key(|d| d.span.start);
+    }
+    if !diagnostics.is_empty() {
+        eprint!("{}", render(&file, &source, &diagnostics, color));
+    }
+    if diagnostics.iter().any(|d| d.is_error()) {
+        return None;
+    }
+    let spec = parsed.spec?;
+    Some(LoadedSpec { file, source, spec })
+}
+
+/// Loads every case's inventory: a path relative to the test file, or the inline document.
+fn load_inventories(path: &Path, file: &str, test: &TestFile) -> Option<Vec<Inventory>> {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let mut out = Vec::new();
+    let mut ok = true;
+    for case in &test.cases {
+        let loaded = match &case.inventory {
+            InventorySource::Path(p) => Inventory::load(&dir.join(p)),
+            InventorySource::Inline(value) => Inventory::from_slice(
+                &testing::inline_inventory_json(value),
+                &format!(
+                    "{file}:{} (inline inventory of case \"{}\")",
+                    case.line, case.name
+                ),
+            ),
+        };
+        match loaded {
+            Ok(inv) => out.push(inv),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(out)
+}
+
+// -------------------------------------------------------------------------------------
+// Running and reporting
+// -------------------------------------------------------------------------------------
+
+fn run_all(
+    specs: &BTreeMap<PathBuf, LoadedSpec>,
+    tests: &[LoadedTest],
+    out: &Out,
+) -> Vec<FileResults> {
+    let mut results = Vec::new();
+    for t in tests {
+        let Some(spec) = specs.get(&t.spec_key) else {
+            continue;
+        };
+        let input = SpecInput {
+            file: &spec.file,
+            source: &spec.source,
+            spec: &spec.spec,
+        };
+        let cases: Vec<CaseResult> = t
+            .test
+            .cases
+            .iter()
+            .zip(&t.inventories)
+            .map(|(case, inv)| {
+                let result = run_case(input, inv, case);
+                print_case(out, &t.file, &result);
+                result
+            })
+            .collect();
+        results.push(FileResults {
+            file: t.file.clone(),
+            spec_file: spec.file.clone(),
+            cases,
+        });
+    }
+    results
+}
+
+/// `PASS file: case`, or `FAIL file: case` with what differed indented below.
+fn print_case(out: &Out, file: &str, result: &CaseResult) {
+    if result.passed() {
+        out.line(&format!(
+            "{} {file}: {}",
+            out.paint("PASS", "32"),
+            result.name
+        ));
+        return;
+    }
+    out.line(&format!(
+        "{} {file}: {}",
+        out.paint("FAIL", "31"),
+        result.name
+    ));
+    for line in testing::describe_mismatches(&result.mismatches).lines() {
+        out.line(&format!("    {line}"));
+    }
+}
+
+/// Warns about every rule no case expects to fail (specs without any test file included);
+/// returns how many there are.
+fn report_untested(
+    specs: &BTreeMap<PathBuf, LoadedSpec>,
+    tests: &[LoadedTest],
+    without_tests: &[PathBuf],
+) -> usize {
+    let mut count = 0;
+    for (key, spec) in specs {
+        let files = tests.iter().filter(|t| &t.spec_key == key).map(|t| &t.test);
+        for rule in untested_rules(&spec.spec, files) {
+            eprintln!(
+                "warning: {}: rule \"{rule}\" is untested: no case expects it to fail",
+                spec.file
+            );
+            count += 1;
+        }
+    }
+    for path in without_tests {
+        if specs.contains_key(&key_of(path)) {
+            continue;
+        }
+        let Ok(source) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let Some(spec) = crate::syntax::parse(&source).spec else {
+            continue;
+        };
+        let rules = testing::rule_keys(&spec).len();
+        if rules > 0 {
+            eprintln!(
+                "warning: {}: no test file tests this spec ({rules} rules untested)",
+                path.display()
+            );
+            count += rules;
+        }
+    }
+    count
 }

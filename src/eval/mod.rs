@@ -35,8 +35,22 @@ pub struct SpecInput<'a> {
     pub spec: &'a Spec,
 }
 
-/// Evaluates every rule of `specs` against `inventory`.
+/// Evaluates every rule of `specs` against `inventory`, rules spread over the available
+/// cores (at most 8).
 pub fn evaluate(specs: &[SpecInput<'_>], inventory: &Inventory) -> RunOutcome {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get().min(8))
+        .unwrap_or(1);
+    evaluate_with_threads(specs, inventory, threads)
+}
+
+/// [`evaluate`] on at most `threads` threads (1: on the calling thread). The outcome does not
+/// depend on `threads`.
+pub fn evaluate_with_threads(
+    specs: &[SpecInput<'_>],
+    inventory: &Inventory,
+    threads: usize,
+) -> RunOutcome {
     let mut failed: HashMap<&str, Vec<&CollectionError>> = HashMap::new();
     for error in &inventory.errors {
         failed
@@ -48,6 +62,20 @@ pub fn evaluate(specs: &[SpecInput<'_>], inventory: &Inventory) -> RunOutcome {
         inventory,
         failed: &failed,
     };
+    let jobs: Vec<(&SpecInput<'_>, &Rule)> = specs
+        .iter()
+        .flat_map(|input| {
+            input
+                .spec
+                .groups
+                .iter()
+                .flat_map(move |g| g.rules.iter().map(move |r| (input, r)))
+        })
+        .collect();
+    let mut results = parallel_map(&jobs, threads, |(input, rule)| {
+        evaluate_rule(&walker, input, rule)
+    })
+    .into_iter();
     let specs = specs
         .iter()
         .map(|input| SpecOutcome {
@@ -59,11 +87,7 @@ pub fn evaluate(specs: &[SpecInput<'_>], inventory: &Inventory) -> RunOutcome {
                 .iter()
                 .map(|group| GroupOutcome {
                     name: group.name.value.clone(),
-                    rules: group
-                        .rules
-                        .iter()
-                        .map(|rule| evaluate_rule(&walker, input, rule))
-                        .collect(),
+                    rules: results.by_ref().take(group.rules.len()).collect(),
                 })
                 .collect(),
         })
@@ -77,7 +101,42 @@ pub fn evaluate(specs: &[SpecInput<'_>], inventory: &Inventory) -> RunOutcome {
         specs,
         collected_at: inventory.collected_at.clone(),
         warnings,
+        audit: Default::default(),
     }
+}
+
+/// `items.iter().map(f)` on up to `threads` scoped threads, results in input order.
+fn parallel_map<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.min(items.len());
+    if threads <= 1 {
+        return items.iter().map(&f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        out.push((i, f(item)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> RuleOutcome {
@@ -251,5 +310,7 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
             line: s.line,
         }),
         region: resource.region.as_ref().map(|r| r.to_string()),
+        waiver: None,
+        drift: None,
     }
 }

@@ -27,6 +27,7 @@ pub fn render(outcome: &RunOutcome, options: &RenderOptions) -> String {
     out.push_str(&details(outcome, options.color));
     out.push_str(&summary_line(outcome, options.color));
     out.push('\n');
+    out.push_str(&audit_lines(outcome));
     for warning in &outcome.warnings {
         out.push_str(&format!(
             "{}: {warning}\n",
@@ -148,8 +149,11 @@ fn details(outcome: &RunOutcome, color: bool) -> String {
 
 /// One resource's lines: its header, then failing paths, unknown paths and notes.
 fn resource_details(resource: &ResourceOutcome, color: bool) -> String {
+    let drift = resource
+        .drift
+        .map_or(String::new(), |d| format!(" [{}]", d.as_str()));
     let mut out = format!(
-        "  {} {} {}{}\n",
+        "  {} {} {}{}{drift}\n",
         paint(resource.status.as_str(), ansi_color(resource.status), color),
         resource.type_name,
         resource.id,
@@ -215,6 +219,37 @@ fn summary_line(outcome: &RunOutcome, color: bool) -> String {
         parts.join(", "),
         s.resources_evaluated
     )
+}
+
+/// With `--baseline`, the drift counts and every failure fixed since; with `--waivers`,
+/// what the waiver file did (its expired and unused waivers are among the warnings).
+fn audit_lines(outcome: &RunOutcome) -> String {
+    let mut out = String::new();
+    if let Some(b) = &outcome.audit.baseline {
+        out.push_str(&format!(
+            "Baseline {}: {} new, {} persisting, {} fixed\n",
+            b.file,
+            b.new,
+            b.persisting,
+            b.fixed.len()
+        ));
+        for f in &b.fixed {
+            out.push_str(&format!(
+                "  fixed: {} › {}: {} {}\n",
+                f.group, f.rule, f.type_name, f.id
+            ));
+        }
+    }
+    if let Some(w) = &outcome.audit.waivers {
+        out.push_str(&format!(
+            "Waivers {}: {} applied, {} expired, {} unused\n",
+            w.file,
+            w.applied,
+            w.expired.len(),
+            w.unused.len()
+        ));
+    }
+    out
 }
 
 /// `N status`, the status word coloured when `n` is not zero.

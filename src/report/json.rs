@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::sorted_resources;
 use crate::outcome::{
-    Failure, GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome,
-    SpecOutcome, Status, UnknownPath,
+    AppliedWaiver, BaselineSummary, Drift, Failure, GroupOutcome, Location, ResourceOutcome,
+    ResourceSource, RuleOutcome, RunOutcome, SpecOutcome, Status, UnknownPath, WaiverSummary,
 };
 
 /// The version of the report's shape; bumped only on an incompatible change.
@@ -44,6 +44,14 @@ struct Report<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     collected_at: Option<&'a str>,
     summary: Summary,
+    /// With `--waivers`: the file, how many failures it waived, its expired and unused
+    /// waivers (in file order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    waivers: Option<&'a WaiverSummary>,
+    /// With `--baseline`: the file, new and persisting counts, the failures fixed since
+    /// (sorted by group, rule, type, id).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<&'a BaselineSummary>,
     groups: Vec<Group<'a>>,
 }
 
@@ -100,6 +108,9 @@ struct Resource<'a> {
     type_name: &'a str,
     id: &'a str,
     status: Status,
+    /// With `--baseline`, on a failing or waived resource: `new` or `persisting`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    drift: Option<Drift>,
     /// Why the resource could not be evaluated (status `error` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
@@ -110,6 +121,9 @@ struct Resource<'a> {
     unknowns: &'a [UnknownPath],
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     notes: &'a [String],
+    /// The waiver that accepts the failures (status `waived` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    waiver: Option<&'a AppliedWaiver>,
     #[serde(skip_serializing_if = "Option::is_none")]
     source: Option<Source<'a>>,
 }
@@ -148,6 +162,8 @@ impl<'a> Report<'a> {
                 .collect(),
             collected_at: outcome.collected_at.as_deref(),
             summary: Summary::from_outcome(outcome),
+            waivers: outcome.audit.waivers.as_ref(),
+            baseline: outcome.audit.baseline.as_ref(),
             groups: outcome
                 .specs
                 .iter()
@@ -213,11 +229,13 @@ impl<'a> Resource<'a> {
             type_name: &resource.type_name,
             id: &resource.id,
             status: resource.status,
+            drift: resource.drift,
             error: resource.error.as_deref(),
             region: resource.region.as_deref(),
             failures: resource.failures.iter().map(FailureView::new).collect(),
             unknowns: &resource.unknowns,
             notes: &resource.notes,
+            waiver: resource.waiver.as_ref(),
             source: resource.source.as_ref().map(Source::new),
         }
     }

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashSet};
 use serde::Serialize;
 
 use super::sorted_resources;
-use crate::outcome::{Location, ResourceOutcome, RuleOutcome, RunOutcome, Status};
+use crate::outcome::{Drift, Location, ResourceOutcome, RuleOutcome, RunOutcome, Status};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const SARIF_VERSION: &str = "2.1.0";
@@ -128,6 +128,9 @@ struct SarifResult {
     partial_fingerprints: BTreeMap<&'static str, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     suppressions: Vec<Suppression>,
+    /// With `--baseline`: `new` or `unchanged` (SARIF's words for new and persisting).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_state: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -367,6 +370,10 @@ fn result(entry: &IndexedRule<'_>, resource: &ResourceOutcome) -> SarifResult {
         locations,
         partial_fingerprints: fingerprints,
         suppressions: suppressions(resource),
+        baseline_state: resource.drift.map(|d| match d {
+            Drift::New => "new",
+            Drift::Persisting => "unchanged",
+        }),
     }
 }
 

@@ -7,6 +7,10 @@ use std::process::ExitCode;
 
 use cloudspec_bench::{arg_value, measure_load, peak_rss_bytes, LoadReport};
 
+#[cfg(any())]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(file) = args.first().filter(|a| !a.starts_with("--")) else {

@@ -1,7 +1,14 @@
 //! The AWS provider: the resource schemas of the AWS naming contract
-//! (`shared/design/aws.md`). Only this crate knows AWS.
+//! (`shared/design/aws.md`), the API calls and IAM actions each type needs
+//! ([`catalog`]), and, behind the `collect` feature, the live collector on the AWS SDK.
+//! Only this crate knows AWS.
 #![forbid(unsafe_code)]
+#![recursion_limit = "256"]
 
+pub mod catalog;
+#[cfg(feature = "collect")]
+pub mod collect;
 mod schema;
 
+pub use catalog::iam_policy;
 pub use schema::schemas;

@@ -10,6 +10,7 @@
 mod intern;
 mod inventory;
 mod json;
+mod plan;
 pub mod schema;
 mod value;
 
@@ -18,4 +19,5 @@ pub use inventory::{
     CollectionError, DuplicateResource, Inventory, InventoryBuilder, Resource, ResourceIdx, Source,
 };
 pub use json::{InventoryWriter, LoadError, LoadErrorKind};
+pub use plan::CollectionPlan;
 pub use value::{Object, Reference, Unknown, Value};

@@ -1,0 +1,127 @@
+//! Loads an inventory and evaluates a spec against it, as `cloudspec run` does, and prints
+//! load time, evaluation time, rule x resource evaluations per second and peak memory.
+//!
+//! `bench-eval INVENTORY [SPEC] [--runs 3] [--threads N]` (SPEC defaults to
+//! `bench/rules/typical.cloudspec`; `--threads 1` loads on one thread).
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use cloudspec::eval::{evaluate, SpecInput};
+use cloudspec::model::Inventory;
+use cloudspec_bench::{arg_value, peak_rss_bytes};
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let positional: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || !args[i - 1].starts_with("--")))
+        .map(|(_, a)| a)
+        .collect();
+    let Some(inventory) = positional.first() else {
+        eprintln!("usage: bench-eval INVENTORY [SPEC] [--runs N] [--threads N]");
+        return ExitCode::from(2);
+    };
+    let spec_path = positional.get(1).map(|s| s.as_str()).unwrap_or(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rules/typical.cloudspec"
+    ));
+    let runs: usize = arg_value(&args, "--runs")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    let threads: Option<usize> = arg_value(&args, "--threads").and_then(|s| s.parse().ok());
+    match bench(Path::new(inventory), Path::new(spec_path), runs, threads) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn bench(
+    inventory: &Path,
+    spec_path: &Path,
+    runs: usize,
+    threads: Option<usize>,
+) -> Result<(), String> {
+    let source =
+        std::fs::read_to_string(spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
+    let parsed = cloudspec::syntax::parse(&source);
+    let spec = parsed
+        .ok()
+        .filter(|_| !parsed.has_errors())
+        .ok_or_else(|| format!("{}: the spec has errors", spec_path.display()))?;
+    let rules: usize = spec.groups.iter().map(|g| g.rules.len()).sum();
+    let size = std::fs::metadata(inventory)
+        .map_err(|e| e.to_string())?
+        .len() as f64;
+    let mut loads = Vec::new();
+    let mut evals = Vec::new();
+    let mut evaluations = 0usize;
+    let mut resources = 0usize;
+    for _ in 0..runs.max(1) {
+        let started = Instant::now();
+        let bytes = std::fs::read(inventory).map_err(|e| e.to_string())?;
+        let file = inventory.display().to_string();
+        let inv = match threads {
+            Some(n) => Inventory::from_slice_with_threads(&bytes, &file, n),
+            None => Inventory::from_slice(&bytes, &file),
+        }
+        .map_err(|e| e.to_string())?;
+        drop(bytes);
+        loads.push(started.elapsed().as_secs_f64());
+        let started = Instant::now();
+        let input = SpecInput {
+            file: "typical.cloudspec",
+            source: &source,
+            spec,
+        };
+        let outcome = evaluate(&[input], &inv);
+        evals.push(started.elapsed().as_secs_f64());
+        evaluations = rules_x_resources(&outcome, &inv, spec);
+        resources = inv.resources.len();
+        std::hint::black_box(&outcome);
+    }
+    let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let (load, eval) = (best(&loads), best(&evals));
+    println!(
+        "inventory       {} ({:.1} MB, {resources} resources)",
+        inventory.display(),
+        size / 1e6
+    );
+    println!("rules           {rules}");
+    println!(
+        "load            best {load:.3} s ({:.0} MB/s)",
+        size / 1e6 / load
+    );
+    println!(
+        "evaluate        best {eval:.3} s ({evaluations} rule x resource evaluations, {:.2} M/s)",
+        evaluations as f64 / eval / 1e6
+    );
+    println!("load + evaluate best {:.3} s", load + eval);
+    println!(
+        "peak memory     {:.1} MB ({:.2}x the file)",
+        peak_rss_bytes().unwrap_or(0) as f64 / 1e6,
+        peak_rss_bytes().unwrap_or(0) as f64 / size
+    );
+    Ok(())
+}
+
+/// Resources of each rule's type, summed over the rules: the evaluations the run made.
+fn rules_x_resources(
+    _outcome: &cloudspec::outcome::RunOutcome,
+    inv: &Inventory,
+    spec: &cloudspec::syntax::ast::Spec,
+) -> usize {
+    spec.groups
+        .iter()
+        .flat_map(|g| &g.rules)
+        .map(|r| inv.of_type(&r.on.value).len())
+        .sum()
+}

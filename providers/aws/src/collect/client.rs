@@ -1,0 +1,101 @@
+//! SDK configuration: the standard AWS configuration chain (environment, profiles, SSO,
+//! instance roles, `AWS_ENDPOINT_URL*`), adaptive retries with backoff, timeouts, and an
+//! interceptor that counts attempts so retries can be reported.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use aws_config::retry::RetryConfig;
+use aws_config::timeout::TimeoutConfig;
+use aws_config::{BehaviorVersion, Region, SdkConfig};
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::Intercept;
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_types::config_bag::ConfigBag;
+
+/// Whole operation, retries included.
+const OPERATION_TIMEOUT: Duration = Duration::from_secs(120);
+/// One attempt.
+const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(30);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// Attempts per operation when neither AWS_MAX_ATTEMPTS nor the profile says.
+const DEFAULT_MAX_ATTEMPTS: u32 = 5;
+
+/// Loads the shared SDK configuration from the standard chain.
+pub(crate) async fn load(profile: Option<&str>) -> SdkConfig {
+    let mut loader = aws_config::defaults(BehaviorVersion::latest());
+    if let Some(profile) = profile {
+        loader = loader.profile_name(profile);
+    }
+    let base = loader.load().await;
+    let attempts = configured_max_attempts(&base).unwrap_or(DEFAULT_MAX_ATTEMPTS);
+    base.into_builder()
+        .retry_config(RetryConfig::adaptive().with_max_attempts(attempts))
+        .timeout_config(
+            TimeoutConfig::builder()
+                .operation_timeout(OPERATION_TIMEOUT)
+                .operation_attempt_timeout(ATTEMPT_TIMEOUT)
+                .connect_timeout(CONNECT_TIMEOUT)
+                .build(),
+        )
+        .build()
+}
+
+/// AWS_MAX_ATTEMPTS (or the profile's `max_attempts`), when set explicitly.
+fn configured_max_attempts(config: &SdkConfig) -> Option<u32> {
+    let explicit = std::env::var_os("AWS_MAX_ATTEMPTS").is_some();
+    explicit.then(|| config.retry_config().map(|r| r.max_attempts()))?
+}
+
+/// An EC2 client for `region`.
+pub(crate) fn ec2(
+    config: &SdkConfig,
+    region: &str,
+    attempts: &Arc<AtomicU64>,
+) -> aws_sdk_ec2::Client {
+    let conf = aws_sdk_ec2::config::Builder::from(config)
+        .region(Region::new(region.to_string()))
+        .interceptor(CountAttempts(attempts.clone()))
+        .build();
+    aws_sdk_ec2::Client::from_conf(conf)
+}
+
+/// An S3 client for `region`; path-style addressing when an endpoint URL is configured
+/// (local stand-ins such as moto do not serve virtual-hosted buckets).
+pub(crate) fn s3(
+    config: &SdkConfig,
+    region: &str,
+    attempts: &Arc<AtomicU64>,
+) -> aws_sdk_s3::Client {
+    let custom_endpoint = config.endpoint_url().is_some()
+        || std::env::var_os("AWS_ENDPOINT_URL_S3").is_some()
+        || std::env::var_os("AWS_ENDPOINT_URL").is_some();
+    let conf = aws_sdk_s3::config::Builder::from(config)
+        .region(Region::new(region.to_string()))
+        .force_path_style(custom_endpoint)
+        .interceptor(CountAttempts(attempts.clone()))
+        .build();
+    aws_sdk_s3::Client::from_conf(conf)
+}
+
+/// Counts every attempt (first tries and retries) of every request.
+#[derive(Debug)]
+struct CountAttempts(Arc<AtomicU64>);
+
+impl Intercept for CountAttempts {
+    fn name(&self) -> &'static str {
+        "CountAttempts"
+    }
+
+    fn read_before_attempt(
+        &self,
+        _context: &BeforeTransmitInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}

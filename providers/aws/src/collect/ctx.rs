@@ -1,0 +1,165 @@
+//! What every collecting task shares: the concurrency limit, call counters, the progress
+//! bar, and the conversion of SDK errors into the messages `CollectionError`s carry.
+
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use aws_sdk_ec2::error::ProvideErrorMetadata;
+use aws_smithy_runtime_api::client::result::SdkError;
+use aws_smithy_types::error::display::DisplayErrorContext;
+use indicatif::ProgressBar;
+use tokio::sync::{Semaphore, SemaphorePermit};
+
+/// Shared state of one collection run.
+pub(crate) struct Ctx {
+    limit: Semaphore,
+    calls: AtomicU64,
+    pub(crate) attempts: Arc<AtomicU64>,
+    errors: AtomicU64,
+    by_operation: Mutex<BTreeMap<&'static str, u64>>,
+    progress: Option<ProgressBar>,
+    /// `MaxResults` for paginated EC2 calls (the largest every operation accepts).
+    pub(crate) page_size: i32,
+}
+
+impl Ctx {
+    pub(crate) fn new(concurrency: usize, progress: Option<ProgressBar>, page_size: i32) -> Self {
+        Ctx {
+            limit: Semaphore::new(concurrency.max(1)),
+            calls: AtomicU64::new(0),
+            attempts: Arc::new(AtomicU64::new(0)),
+            errors: AtomicU64::new(0),
+            by_operation: Mutex::new(BTreeMap::new()),
+            progress,
+            page_size,
+        }
+    }
+
+    /// Waits for a slot under `--concurrency`; hold it for the duration of one request.
+    pub(crate) async fn slot(&self) -> Option<SemaphorePermit<'_>> {
+        self.limit.acquire().await.ok()
+    }
+
+    /// Records one request of `operation` (one page of a paginated call).
+    pub(crate) fn count(&self, operation: &'static str, region: Option<&str>) {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut map) = self.by_operation.lock() {
+            *map.entry(operation).or_default() += 1;
+        }
+        tracing::debug!(
+            operation,
+            region = region.unwrap_or("global"),
+            "aws api call"
+        );
+        if let Some(bar) = &self.progress {
+            bar.inc(1);
+            bar.set_message(operation);
+        }
+    }
+
+    /// Records one collection error.
+    pub(crate) fn error(&self) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn calls(&self) -> u64 {
+        self.calls.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn errors(&self) -> u64 {
+        self.errors.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn attempts(&self) -> u64 {
+        self.attempts.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn by_operation(&self) -> BTreeMap<String, u64> {
+        self.by_operation
+            .lock()
+            .map(|m| m.iter().map(|(k, v)| (k.to_string(), *v)).collect())
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn finish_progress(&self) {
+        if let Some(bar) = &self.progress {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// `Operation: ErrorCode: message`, or `Operation: <what failed>` for errors without a
+/// service error code (timeouts, connection failures).
+pub(crate) fn api_error<E, R>(operation: &str, err: &SdkError<E, R>) -> String
+where
+    E: ProvideErrorMetadata + Error + 'static,
+    R: std::fmt::Debug,
+{
+    match (err.code(), err.message()) {
+        (Some(code), Some(message)) => format!("{operation}: {code}: {message}"),
+        (Some(code), None) => format!("{operation}: {code}"),
+        _ => format!("{operation}: {}", describe(err)),
+    }
+}
+
+/// What went wrong with a request that has no service error code, in one short line (never
+/// the raw response, which can be large).
+fn describe<E, R>(err: &SdkError<E, R>) -> String
+where
+    E: Error + 'static,
+    R: std::fmt::Debug,
+{
+    let cause = || {
+        err.source()
+            .map(|s| DisplayErrorContext(s).to_string())
+            .unwrap_or_default()
+    };
+    match err {
+        SdkError::TimeoutError(_) => "timed out".to_string(),
+        SdkError::DispatchFailure(_) => format!("request failed: {}", cause()),
+        SdkError::ServiceError(s) => {
+            format!("unexpected response: {}", DisplayErrorContext(s.err()))
+        }
+        SdkError::ResponseError(_) => format!("unreadable response: {}", cause()),
+        _ => cause(),
+    }
+}
+
+/// Pages through a paginator, one request per slot, handing each page to `$on_page`.
+/// Evaluates to `Result<(), String>` with the error message of the first failing page.
+macro_rules! pages {
+    ($ctx:expr, $region:expr, $op:literal, $paginator:expr, |$page:ident| $on_page:block) => {{
+        let mut stream = $paginator;
+        loop {
+            let slot = $ctx.slot().await;
+            let next = stream.next().await;
+            drop(slot);
+            match next {
+                None => break Ok(()),
+                Some(Err(e)) => {
+                    $ctx.count($op, $region);
+                    break Err($crate::collect::ctx::api_error($op, &e));
+                }
+                Some(Ok($page)) => {
+                    $ctx.count($op, $region);
+                    $on_page
+                }
+            }
+        }
+    }};
+}
+pub(crate) use pages;
+
+/// One request in a slot: evaluates to the SDK result, counted.
+macro_rules! call {
+    ($ctx:expr, $region:expr, $op:literal, $request:expr) => {{
+        let slot = $ctx.slot().await;
+        let result = $request.send().await;
+        drop(slot);
+        $ctx.count($op, $region);
+        result
+    }};
+}
+pub(crate) use call;

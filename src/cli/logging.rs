@@ -1,0 +1,96 @@
+//! Logs on stderr, never on stdout (reports go there): `--log-format text` prints
+//! `warning: ...` / `error: ...` lines for people, `--log-format json` one JSON object per
+//! line for log collectors (`{"timestamp", "level", "message", "target", ...fields}`).
+//!
+//! Everything the CLI tells the user outside a report goes through `tracing`, so both
+//! formats carry it. The filter is `error,cloudspec=info` (and cloudspec's other crates), or the `CLOUDSPEC_LOG`
+//! environment variable (tracing-subscriber's `EnvFilter` syntax).
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use tracing::{Event, Level, Subscriber};
+use tracing_subscriber::fmt::format::Writer;
+use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
+use tracing_subscriber::registry::LookupSpan;
+use tracing_subscriber::EnvFilter;
+
+/// Whether logs are JSON lines; set once by [`init`].
+static JSON: OnceLock<bool> = OnceLock::new();
+
+/// The default filter: information from cloudspec's own crates, only errors from the
+/// libraries below them (the AWS SDK warns about things such as missing optional config
+/// files, which are not the user's concern on every scheduled run).
+const DEFAULT_FILTER: &str = "error,cloudspec=info,cloudspec_aws=info,cloudspec_model=info";
+
+/// Installs the global subscriber for `format` (`text` or `json`). A second call changes
+/// nothing.
+pub(crate) fn init(format: &str) {
+    let json = format == "json";
+    if JSON.set(json).is_err() {
+        return;
+    }
+    let filter =
+        EnvFilter::try_from_env("CLOUDSPEC_LOG").unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
+    let builder = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(filter)
+        .with_ansi(false);
+    // A subscriber set by an embedding program stays; ours is then simply not installed.
+    let _ = if json {
+        builder
+            .json()
+            .flatten_event(true)
+            .with_current_span(false)
+            .with_span_list(false)
+            .try_init()
+    } else {
+        builder.event_format(TextFormat).try_init()
+    };
+}
+
+/// Whether logs are JSON lines (false before [`init`]).
+pub(crate) fn is_json() -> bool {
+    JSON.get().copied().unwrap_or(false)
+}
+
+/// Prints rendered diagnostics (a spec's errors, with their source excerpts): as they are
+/// for text logs, as one error event for JSON logs.
+pub(crate) fn diagnostics(file: &str, rendered: &str) {
+    if is_json() {
+        tracing::error!(file, "{}", rendered.trim_end());
+    } else {
+        eprint!("{rendered}");
+    }
+}
+
+/// `LEVEL: message key=value...`, with the level in the words the CLI always used.
+struct TextFormat;
+
+impl<S, N> FormatEvent<S, N> for TextFormat
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+    N: for<'a> FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        ctx: &FmtContext<'_, S, N>,
+        mut writer: Writer<'_>,
+        event: &Event<'_>,
+    ) -> fmt::Result {
+        write!(writer, "{}: ", level_word(*event.metadata().level()))?;
+        ctx.field_format().format_fields(writer.by_ref(), event)?;
+        writeln!(writer)
+    }
+}
+
+/// `error`, `warning`, `info`, `debug`, `trace`.
+fn level_word(level: Level) -> &'static str {
+    match level {
+        Level::ERROR => "error",
+        Level::WARN => "warning",
+        Level::INFO => "info",
+        Level::DEBUG => "debug",
+        Level::TRACE => "trace",
+    }
+}

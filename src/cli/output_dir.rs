@@ -1,0 +1,288 @@
+//! `--output-dir DIR`: one run's JSON report, JUnit, SARIF and inventory, named with the
+//! run's UTC time (`2026-11-23T071500Z.report.json`, colon-free), plus `latest.*` copies.
+//!
+//! - Every file is written to a temporary file in DIR and renamed into place, so a reader
+//!   never sees a half-written file, and a crash leaves the previous `latest.*` whole.
+//!   The timestamped files come first, the `latest.*` copies after them, and of each set
+//!   the JSON report last: when `latest.report.json` is new, the other `latest.*` are too.
+//! - A lock file, `DIR/.cloudspec.lock` (created exclusively; it holds the PID and start
+//!   time), keeps two overlapping runs from writing the same directory: the second one
+//!   stops with exit status 2. The lock is removed when the run ends, on error paths too.
+//!   A lock left by a run that crashed (its PID is no longer alive, checked through
+//!   `/proc`) is taken over with a warning; where `/proc` does not exist, a lock is never
+//!   taken over and must be deleted by hand.
+//! - Temporary files a crashed run left behind are removed once the lock is held.
+
+use std::fs::OpenOptions;
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+/// The lock file's name inside the output directory.
+pub(crate) const LOCK_FILE: &str = ".cloudspec.lock";
+
+/// Test hook: write this many files, then half of the next one, then abort the process,
+/// as a crash would.
+pub(crate) const CRASH_AFTER_VAR: &str = "CLOUDSPEC_TEST_CRASH_AFTER";
+
+/// The exclusive right to write an output directory; released when dropped.
+#[derive(Debug)]
+pub(crate) struct Lock {
+    path: PathBuf,
+}
+
+impl Lock {
+    /// Creates DIR (if needed) and takes its lock, taking over a stale one. `Err` says who
+    /// holds it.
+    pub(crate) fn acquire(dir: &Path, now: DateTime<Utc>) -> Result<Lock, String> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{}: cannot create the output directory: {e}", dir.display()))?;
+        let path = dir.join(LOCK_FILE);
+        let lock = match create_lock(&path, now) {
+            Ok(lock) => lock,
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => take_over(dir, &path, now)?,
+            Err(e) => {
+                return Err(format!(
+                    "{}: cannot create the lock file: {e}",
+                    path.display()
+                ))
+            }
+        };
+        remove_temporary_files(dir);
+        Ok(lock)
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Creates the lock file exclusively, with this process's id and the run's time.
+fn create_lock(path: &Path, now: DateTime<Utc>) -> std::io::Result<Lock> {
+    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
+    let lock = Lock {
+        path: path.to_path_buf(),
+    };
+    // Dropping `lock` on a write error removes the file again.
+    write!(
+        file,
+        "pid={}\nstarted={}\n",
+        std::process::id(),
+        stamp_rfc3339(now)
+    )?;
+    file.sync_all()?;
+    Ok(lock)
+}
+
+/// Takes over a lock whose process is gone; anything else is an error naming the holder.
+fn take_over(dir: &Path, path: &Path, now: DateTime<Utc>) -> Result<Lock, String> {
+    let content = std::fs::read_to_string(path).unwrap_or_default();
+    let holder = Holder::parse(&content);
+    if holder.pid.is_none_or(is_alive) {
+        return Err(format!(
+            "{}: another cloudspec run ({}) is writing this directory; wait for it to finish, or delete {} if no such run is active",
+            dir.display(),
+            holder.describe(),
+            path.display()
+        ));
+    }
+    // Move the stale lock aside first: of two runs taking it over at once, one rename wins.
+    let aside = dir.join(format!("{LOCK_FILE}.stale.{}", std::process::id()));
+    std::fs::rename(path, &aside)
+        .map_err(|e| format!("{}: cannot take over the stale lock: {e}", path.display()))?;
+    let _ = std::fs::remove_file(&aside);
+    tracing::warn!(
+        "{}: took over the lock of a cloudspec run that is gone ({})",
+        dir.display(),
+        holder.describe()
+    );
+    create_lock(path, now)
+        .map_err(|e| format!("{}: cannot create the lock file: {e}", path.display()))
+}
+
+/// What a lock file says about its holder.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Holder {
+    pid: Option<u32>,
+    started: Option<String>,
+}
+
+impl Holder {
+    fn parse(content: &str) -> Holder {
+        let mut holder = Holder::default();
+        for line in content.lines() {
+            match line.split_once('=') {
+                Some(("pid", pid)) => holder.pid = pid.trim().parse().ok(),
+                Some(("started", at)) => holder.started = Some(at.trim().to_string()),
+                _ => {}
+            }
+        }
+        holder
+    }
+
+    /// `pid 1234, started 2026-11-23T07:15:00Z`.
+    fn describe(&self) -> String {
+        let pid = self
+            .pid
+            .map_or("an unknown process".to_string(), |p| format!("pid {p}"));
+        match &self.started {
+            Some(at) => format!("{pid}, started {at}"),
+            None => pid,
+        }
+    }
+}
+
+/// Whether process `pid` is alive. Without `/proc` nobody can tell: assume it is.
+fn is_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return true;
+    }
+    proc.join(pid.to_string()).exists()
+}
+
+/// Removes `.*.tmp` files (left by a crashed run's atomic writes) from DIR.
+fn remove_temporary_files(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name.starts_with('.') && name.ends_with(".tmp") {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The contents of one run's files, by kind.
+#[derive(Debug)]
+pub(crate) struct RunFiles {
+    pub report_json: String,
+    pub junit: String,
+    pub sarif: String,
+    pub inventory: String,
+}
+
+impl RunFiles {
+    /// `(suffix, contents)` in the order they are written: the JSON report last, so that
+    /// once `latest.report.json` is new, every other `latest.*` file is too.
+    fn parts(&self) -> [(&'static str, &str); 4] {
+        [
+            ("inventory.json", &self.inventory),
+            ("junit.xml", &self.junit),
+            ("sarif", &self.sarif),
+            ("report.json", &self.report_json),
+        ]
+    }
+}
+
+/// Writes the run's files into DIR (whose [`Lock`] the caller holds): first
+/// `STAMP.SUFFIX` for each, then `latest.SUFFIX`, each atomically. Returns the paths
+/// written and the stamp used. A second run in the same second gets `STAMP-2`,
+/// `STAMP-3`...
+pub(crate) fn write_run(
+    dir: &Path,
+    now: DateTime<Utc>,
+    files: &RunFiles,
+    crash_after: Option<usize>,
+) -> Result<(String, Vec<PathBuf>), String> {
+    let stamp = free_stamp(dir, &stamp_name(now));
+    let mut plan: Vec<(PathBuf, &str)> = Vec::new();
+    for prefix in [stamp.as_str(), "latest"] {
+        for (suffix, text) in files.parts() {
+            plan.push((dir.join(format!("{prefix}.{suffix}")), text));
+        }
+    }
+    let mut written = Vec::new();
+    for (i, (path, text)) in plan.into_iter().enumerate() {
+        if crash_after == Some(i) {
+            crash_while_writing(&path, text.as_bytes());
+        }
+        super::run::write_atomically(&path, text.as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        written.push(path);
+    }
+    Ok((stamp, written))
+}
+
+/// The crash hook's value: how many files to write before crashing.
+pub(crate) fn crash_after() -> Option<usize> {
+    std::env::var(CRASH_AFTER_VAR).ok()?.trim().parse().ok()
+}
+
+/// Simulates a crash in the middle of writing `path`: half of its bytes go to the
+/// temporary file, then the process aborts (no destructor runs, as in a real crash).
+fn crash_while_writing(path: &Path, bytes: &[u8]) -> ! {
+    let tmp = super::run::temporary_path(path);
+    let _ = std::fs::write(tmp, &bytes[..bytes.len() / 2]);
+    std::process::abort()
+}
+
+/// `2026-11-23T071500Z`: the run's UTC time without colons (valid in any file system).
+pub(crate) fn stamp_name(now: DateTime<Utc>) -> String {
+    now.format("%Y-%m-%dT%H%M%SZ").to_string()
+}
+
+/// `2026-11-23T07:15:00Z`.
+fn stamp_rfc3339(now: DateTime<Utc>) -> String {
+    now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// `stamp`, or `stamp-2`, `stamp-3`... when a report with that name already exists.
+fn free_stamp(dir: &Path, stamp: &str) -> String {
+    let taken = |s: &str| dir.join(format!("{s}.report.json")).exists();
+    if !taken(stamp) {
+        return stamp.to_string();
+    }
+    (2..)
+        .map(|n| format!("{stamp}-{n}"))
+        .find(|s| !taken(s))
+        .unwrap_or_else(|| stamp.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(text)
+            .unwrap()
+            .with_timezone(&Utc)
+    }
+
+    #[test]
+    fn names_have_no_colons() {
+        assert_eq!(stamp_name(at("2026-11-23T07:15:00Z")), "2026-11-23T071500Z");
+    }
+
+    #[test]
+    fn holder_is_read_from_the_lock_file() {
+        let h = Holder::parse("pid=42\nstarted=2026-11-23T07:15:00Z\n");
+        assert_eq!(h.describe(), "pid 42, started 2026-11-23T07:15:00Z");
+        assert_eq!(Holder::parse("garbage").describe(), "an unknown process");
+    }
+
+    #[test]
+    fn a_second_run_in_the_same_second_gets_a_suffix() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(free_stamp(dir.path(), "S"), "S");
+        std::fs::write(dir.path().join("S.report.json"), "{}").unwrap();
+        std::fs::write(dir.path().join("S-2.report.json"), "{}").unwrap();
+        assert_eq!(free_stamp(dir.path(), "S"), "S-3");
+    }
+
+    #[test]
+    fn the_lock_is_exclusive_and_released_on_drop() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = at("2026-11-23T07:15:00Z");
+        let lock = Lock::acquire(dir.path(), now).unwrap();
+        let err = Lock::acquire(dir.path(), now).unwrap_err();
+        assert!(err.contains("another cloudspec run (pid "), "{err}");
+        drop(lock);
+        assert!(!dir.path().join(LOCK_FILE).exists());
+        assert!(Lock::acquire(dir.path(), now).is_ok());
+    }
+}

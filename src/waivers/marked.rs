@@ -1,0 +1,239 @@
+//! A small YAML tree whose every node knows its line and column, built from
+//! saphyr-parser's events, so that waiver errors can point at the offending entry.
+//!
+//! Scalars stay text (a waiver file has no numbers or booleans that matter); anchors and
+//! aliases are resolved by copying; tags are ignored.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span};
+
+/// A position in the file, 1-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Pos {
+    fn of(span: &Span) -> Pos {
+        Pos {
+            line: span.start.line(),
+            column: span.start.col() + 1,
+        }
+    }
+}
+
+/// A YAML node with its position.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Node {
+    /// A scalar; `null` is a plain `~`, `null` or nothing at all.
+    Scalar {
+        text: String,
+        null: bool,
+        pos: Pos,
+    },
+    Seq {
+        items: Vec<Node>,
+        pos: Pos,
+    },
+    /// Keys in file order, duplicates kept (the caller reports them).
+    Map {
+        entries: Vec<(Node, Node)>,
+        pos: Pos,
+    },
+}
+
+impl Node {
+    pub(crate) fn pos(&self) -> Pos {
+        match self {
+            Node::Scalar { pos, .. } | Node::Seq { pos, .. } | Node::Map { pos, .. } => *pos,
+        }
+    }
+
+    /// What the node is, in words, for error messages.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Node::Scalar { null: true, .. } => "nothing",
+            Node::Scalar { .. } => "a text value",
+            Node::Seq { .. } => "a list",
+            Node::Map { .. } => "a mapping",
+        }
+    }
+}
+
+/// A YAML syntax error: where, and the parser's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SyntaxError {
+    pub pos: Pos,
+    pub message: String,
+}
+
+impl From<ScanError> for SyntaxError {
+    fn from(e: ScanError) -> Self {
+        SyntaxError {
+            pos: Pos {
+                line: e.marker().line(),
+                column: e.marker().col() + 1,
+            },
+            message: e.info().to_string(),
+        }
+    }
+}
+
+/// Parses the first document of `text`; `None` when the text holds no document. A second
+/// document is an error.
+pub(crate) fn parse(text: &str) -> Result<Option<Node>, SyntaxError> {
+    let mut builder = Builder::default();
+    let mut parser = Parser::new_from_str(text);
+    let mut documents = 0;
+    for item in &mut parser {
+        let (event, span) = item?;
+        if let Event::DocumentStart(_) = event {
+            documents += 1;
+            if documents > 1 {
+                return Err(SyntaxError {
+                    pos: Pos::of(&span),
+                    message: "a waiver file holds one YAML document; remove this `---` and what follows it, or merge the documents"
+                        .into(),
+                });
+            }
+        }
+        builder.event(event, &span)?;
+    }
+    Ok(builder.root)
+}
+
+/// A collection being built: its position, anchor, and what it holds so far.
+#[derive(Debug)]
+enum Open {
+    Seq(Pos, usize, Vec<Node>),
+    /// A mapping and the key waiting for its value.
+    Map(Pos, usize, Vec<(Node, Node)>, Option<Node>),
+}
+
+/// Turns events into a tree.
+#[derive(Debug, Default)]
+struct Builder {
+    stack: Vec<Open>,
+    anchors: HashMap<usize, Node>,
+    root: Option<Node>,
+}
+
+impl Builder {
+    fn event(&mut self, event: Event<'_>, span: &Span) -> Result<(), SyntaxError> {
+        let pos = Pos::of(span);
+        match event {
+            Event::Scalar(text, style, anchor, _) => {
+                let null = style == ScalarStyle::Plain
+                    && matches!(&*text, "" | "~" | "null" | "Null" | "NULL");
+                let node = Node::Scalar {
+                    text: text.into_owned(),
+                    null,
+                    pos,
+                };
+                self.finish(node, anchor);
+            }
+            Event::Alias(id) => {
+                let node = self.anchors.get(&id).cloned().ok_or_else(|| SyntaxError {
+                    pos,
+                    message: "this alias names no anchor defined before it".into(),
+                })?;
+                self.finish(node, 0);
+            }
+            Event::SequenceStart(anchor, _) => self.stack.push(Open::Seq(pos, anchor, Vec::new())),
+            Event::MappingStart(anchor, _) => {
+                self.stack.push(Open::Map(pos, anchor, Vec::new(), None));
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some(open) = self.stack.pop() {
+                    let (node, anchor) = match open {
+                        Open::Seq(pos, anchor, items) => (Node::Seq { items, pos }, anchor),
+                        Open::Map(pos, anchor, entries, _) => (Node::Map { entries, pos }, anchor),
+                    };
+                    self.finish(node, anchor);
+                }
+            }
+            Event::Nothing
+            | Event::StreamStart
+            | Event::StreamEnd
+            | Event::DocumentStart(_)
+            | Event::DocumentEnd => {}
+        }
+        Ok(())
+    }
+
+    /// Places a finished node in its parent (or as the root), remembering its anchor.
+    fn finish(&mut self, node: Node, anchor: usize) {
+        if anchor != 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+        match self.stack.last_mut() {
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(node);
+                }
+            }
+            Some(Open::Seq(_, _, items)) => items.push(node),
+            Some(Open::Map(_, _, entries, key)) => match key.take() {
+                None => *key = Some(node),
+                Some(k) => entries.push((k, node)),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scalar(node: &Node) -> (&str, Pos) {
+        match node {
+            Node::Scalar { text, pos, .. } => (text, *pos),
+            other => panic!("not a scalar: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn positions_are_one_based() {
+        let root = parse("a:\n  - b: c\n").unwrap().unwrap();
+        let Node::Map { entries, pos } = root else {
+            panic!()
+        };
+        assert_eq!(pos, Pos { line: 1, column: 1 });
+        assert_eq!(scalar(&entries[0].0), ("a", Pos { line: 1, column: 1 }));
+        let Node::Seq { items, .. } = &entries[0].1 else {
+            panic!()
+        };
+        let Node::Map { entries, .. } = &items[0] else {
+            panic!()
+        };
+        assert_eq!(scalar(&entries[0].1), ("c", Pos { line: 2, column: 8 }));
+    }
+
+    #[test]
+    fn empty_text_has_no_document() {
+        assert_eq!(parse("# nothing\n").unwrap(), None);
+    }
+
+    #[test]
+    fn aliases_copy_their_anchor() {
+        let root = parse("a: &x {k: v}\nb: *x\n").unwrap().unwrap();
+        let Node::Map { entries, .. } = root else {
+            panic!()
+        };
+        assert!(matches!(&entries[1].1, Node::Map { entries, .. } if entries.len() == 1));
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let err = parse("a: [b\n").unwrap_err();
+        assert_eq!(err.pos.line, 2);
+    }
+
+    #[test]
+    fn a_second_document_is_an_error() {
+        let err = parse("a: 1\n---\nb: 2\n").unwrap_err();
+        assert_eq!(err.pos, Pos { line: 2, column: 1 });
+    }
+}

@@ -1,0 +1,460 @@
+//! End to end against moto's server standing in for AWS: seed an account with boto3
+//! (`tests/fixtures/aws/seed.py`), run the real `cloudspec` binary with
+//! `AWS_ENDPOINT_URL` pointing at it, and check verdicts, pagination, errors, the saved
+//! inventory round trip and rule-driven collection.
+//!
+//! moto comes from `CLOUDSPEC_MOTO_SERVER` (set by `.ci/run`) or `moto_server` on PATH.
+//! Without it the tests are skipped with a notice, except under CI (env `CI`), where they fail.
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use cloudspec::model::schema::{Member, MemberType};
+use serde_json::Value;
+
+/// A moto server on 127.0.0.1, stopped (by PID) when dropped, also on panic.
+struct Moto {
+    child: Child,
+    port: u16,
+}
+
+impl Moto {
+    /// Starts moto, or `None` (skip) when it is not installed outside CI.
+    fn start() -> Option<Moto> {
+        let Some(binary) = moto_binary() else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "moto is required under CI: set CLOUDSPEC_MOTO_SERVER (see .ci/run)"
+            );
+            eprintln!("notice: moto_server not found (set CLOUDSPEC_MOTO_SERVER); skipping");
+            return None;
+        };
+        let port = free_port();
+        let child = Command::new(binary)
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("moto_server starts");
+        let moto = Moto { child, port };
+        moto.wait_until_ready();
+        Some(moto)
+    }
+
+    fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    fn wait_until_ready(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("moto did not answer on port {} within 30s", self.port);
+    }
+
+    /// Seeds the account; returns seed.py's summary.
+    fn seed(&self, args: &[&str]) -> Value {
+        let out = Command::new(python())
+            .arg(fixtures().join("seed.py"))
+            .arg(self.endpoint())
+            .args(args)
+            .output()
+            .expect("the seed script runs");
+        assert!(
+            out.status.success(),
+            "seeding failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("seed.py prints JSON")
+    }
+
+    /// Runs `cloudspec run` against this moto with `args` and extra environment.
+    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cloudspec"));
+        cmd.arg("run").args(args);
+        for var in [
+            "AWS_PROFILE",
+            "AWS_SESSION_TOKEN",
+            "AWS_DEFAULT_REGION",
+            "AWS_ENDPOINT_URL_S3",
+            "AWS_ENDPOINT_URL_EC2",
+            "AWS_MAX_ATTEMPTS",
+            "CLOUDSPEC_AWS_PAGE_SIZE",
+            "CLOUDSPEC_LOG",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.env("AWS_ENDPOINT_URL", self.endpoint())
+            .env("AWS_ACCESS_KEY_ID", "testing")
+            .env("AWS_SECRET_ACCESS_KEY", "testing")
+            .env("AWS_REGION", "us-east-1")
+            .env("AWS_CONFIG_FILE", "/nonexistent/cloudspec-test-config")
+            .env(
+                "AWS_SHARED_CREDENTIALS_FILE",
+                "/nonexistent/cloudspec-test-credentials",
+            )
+            .env("AWS_EC2_METADATA_DISABLED", "true");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().expect("cloudspec runs")
+    }
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn moto_binary() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CLOUDSPEC_MOTO_SERVER") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("moto_server"))
+        .find(|p| p.is_file())
+}
+
+fn python() -> PathBuf {
+    std::env::var_os("CLOUDSPEC_PYTHON").map_or_else(|| PathBuf::from("python3"), PathBuf::from)
+}
+
+fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    listener.local_addr().expect("local address").port()
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/aws")
+}
+
+fn spec(name: &str) -> String {
+    fixtures().join(name).display().to_string()
+}
+
+/// The status of every rule in a JSON report, by rule name.
+fn statuses(report: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for group in report["groups"].as_array().into_iter().flatten() {
+        for rule in group["rules"].as_array().into_iter().flatten() {
+            out.push((
+                rule["name"].as_str().unwrap_or("").to_string(),
+                rule["status"].as_str().unwrap_or("").to_string(),
+            ));
+        }
+    }
+    out
+}
+
+/// The status of each resource of rule `name`, by resource id.
+fn resource_statuses(report: &Value, name: &str) -> Vec<(String, String)> {
+    let groups = report["groups"].as_array().into_iter().flatten();
+    let rule = groups
+        .flat_map(|g| g["rules"].as_array().into_iter().flatten())
+        .find(|r| r["name"] == name)
+        .unwrap_or_else(|| panic!("rule {name} in the report"));
+    rule["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap_or("").to_string(),
+                r["status"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+fn status_of<'a>(list: &'a [(String, String)], key: &str) -> &'a str {
+    list.iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, s)| s.as_str())
+        .unwrap_or_else(|| panic!("{key} not found in {list:?}"))
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn report(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("a JSON report ({e}); stderr:\n{}", stderr(out)))
+}
+
+/// API calls of `operation` in a `CLOUDSPEC_LOG=debug` log.
+fn calls(log: &str, operation: &str) -> usize {
+    log.lines()
+        .filter(|l| l.contains("aws api call") && l.contains(&format!("operation=\"{operation}\"")))
+        .count()
+}
+
+#[test]
+fn verdicts_and_saved_inventory_round_trip() {
+    let Some(moto) = Moto::start() else { return };
+    let seeded = moto.seed(&[]);
+    let ids = &seeded["regions"]["us-east-1"];
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inventory = dir.path().join("inventory.json");
+    let inventory = inventory.to_str().expect("utf-8 path");
+    let live = moto.run(
+        &[
+            &spec("account.cloudspec"),
+            "--format",
+            "json",
+            "--save-inventory",
+            inventory,
+        ],
+        &[],
+    );
+    let live_report = report(&live);
+    assert_eq!(live.status.code(), Some(1), "stderr:\n{}", stderr(&live));
+    let rules = statuses(&live_report);
+    for rule in [
+        "Volumes are encrypted",
+        "No SSH from anywhere",
+        "VPCs have flow logs",
+        "Buckets are versioned",
+        "Buckets are encrypted",
+        "Buckets block public access",
+        "Bucket policies allow no anonymous principal",
+    ] {
+        assert_eq!(status_of(&rules, rule), "fail", "{rule}: {rules:?}");
+    }
+    let groups = resource_statuses(&live_report, "No SSH from anywhere");
+    assert_eq!(
+        status_of(&groups, ids["open_sg"].as_str().unwrap_or("")),
+        "fail"
+    );
+    assert_eq!(
+        status_of(&groups, ids["closed_sg"].as_str().unwrap_or("")),
+        "pass"
+    );
+    let vpcs = resource_statuses(&live_report, "VPCs have flow logs");
+    assert_eq!(status_of(&vpcs, ids["vpc"].as_str().unwrap_or("")), "pass");
+    assert_eq!(
+        status_of(&vpcs, ids["bare_vpc"].as_str().unwrap_or("")),
+        "fail"
+    );
+    let volumes = resource_statuses(&live_report, "Volumes are encrypted");
+    assert_eq!(
+        status_of(&volumes, ids["encrypted_volume"].as_str().unwrap_or("")),
+        "pass"
+    );
+    assert_eq!(
+        status_of(&volumes, ids["plain_volume"].as_str().unwrap_or("")),
+        "fail"
+    );
+    let buckets = resource_statuses(&live_report, "Buckets are versioned");
+    assert_eq!(status_of(&buckets, "good-bucket"), "pass");
+    assert_eq!(status_of(&buckets, "bad-bucket"), "fail");
+    let policy = resource_statuses(&live_report, "Bucket policies allow no anonymous principal");
+    assert_eq!(status_of(&policy, "good-bucket"), "pass");
+    assert_eq!(status_of(&policy, "bad-bucket"), "fail");
+    assert!(
+        stderr(&live).contains("API calls"),
+        "closing line:\n{}",
+        stderr(&live)
+    );
+
+    let offline = moto.run(
+        &[
+            &spec("account.cloudspec"),
+            "--format",
+            "json",
+            "--inventory",
+            inventory,
+        ],
+        &[],
+    );
+    assert_eq!(offline.status.code(), live.status.code());
+    assert_eq!(
+        report(&offline),
+        live_report,
+        "the saved inventory gives the same report"
+    );
+
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(inventory).expect("saved")).expect("JSON");
+    assert_eq!(saved["provider"], "aws");
+    let bucket = saved["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|r| r["id"] == "bad-bucket")
+        .expect("bad-bucket saved");
+    assert_eq!(
+        bucket["properties"]["policy"]["Statement"][0]["Principal"], "*",
+        "the policy is parsed into a nested property"
+    );
+    assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
+}
+
+/// Property keys in a saved inventory that the AWS schemas do not declare.
+fn undeclared_keys(inventory: &Value) -> Vec<String> {
+    let schemas = cloudspec_aws::schemas();
+    let mut out = Vec::new();
+    for r in inventory["resources"].as_array().into_iter().flatten() {
+        let type_name = r["type"].as_str().unwrap_or("");
+        let Some(schema) = schemas.get(type_name) else {
+            out.push(type_name.to_string());
+            continue;
+        };
+        check_object(&r["properties"], &schema.members, type_name, &mut out);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn check_object(value: &Value, members: &[Member], path: &str, out: &mut Vec<String>) {
+    let Some(object) = value.as_object() else {
+        return;
+    };
+    if object.contains_key("$ref") {
+        return;
+    }
+    for (key, v) in object {
+        match members.iter().find(|m| &m.name == key) {
+            None => out.push(format!("{path}.{key}")),
+            Some(m) => check_value(v, &m.ty, &format!("{path}.{key}"), out),
+        }
+    }
+}
+
+fn check_value(value: &Value, ty: &MemberType, path: &str, out: &mut Vec<String>) {
+    match (ty, value) {
+        (MemberType::List(inner), Value::Array(items)) => {
+            items.iter().for_each(|i| check_value(i, inner, path, out))
+        }
+        (MemberType::Object(members), Value::Object(_)) => check_object(value, members, path, out),
+        _ => {}
+    }
+}
+
+#[test]
+fn pagination_and_rule_driven_collection() {
+    let Some(moto) = Moto::start() else { return };
+    // moto pages DescribeInstances by reservation: 23 reservations, pages of 5.
+    moto.seed(&["--reservations", "22", "--instances", "1", "--no-s3"]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inventory = dir.path().join("inventory.json");
+    let inventory = inventory.to_str().expect("utf-8 path");
+    let out = moto.run(
+        &[
+            &spec("instances.cloudspec"),
+            "--format",
+            "json",
+            "--save-inventory",
+            inventory,
+        ],
+        &[("CLOUDSPEC_AWS_PAGE_SIZE", "5"), ("CLOUDSPEC_LOG", "debug")],
+    );
+    let log = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "stderr:\n{log}");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(inventory).expect("saved")).expect("JSON");
+    let instances = saved["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["type"] == "aws:ec2:instance")
+        .count();
+    assert_eq!(instances, 23, "every page collected");
+    assert_eq!(
+        calls(&log, "DescribeInstances"),
+        5,
+        "23 reservations in pages of 5\n{log}"
+    );
+
+    // Rule-driven: a volume rule calls DescribeVolumes and nothing else.
+    let out = moto.run(
+        &[&spec("volumes.cloudspec"), "--format", "json"],
+        &[("CLOUDSPEC_LOG", "debug")],
+    );
+    let log = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "stderr:\n{log}");
+    assert_eq!(calls(&log, "DescribeVolumes"), 1, "{log}");
+    for unneeded in [
+        "DescribeInstances",
+        "DescribeSecurityGroups",
+        "ListBuckets",
+        "DescribeVpcs",
+    ] {
+        assert_eq!(
+            calls(&log, unneeded),
+            0,
+            "{unneeded} is not needed by a volume rule\n{log}"
+        );
+    }
+}
+
+#[test]
+fn a_failing_service_makes_only_its_rules_error() {
+    let Some(moto) = Moto::start() else { return };
+    moto.seed(&["--instances", "0", "--no-s3"]);
+    let closed = format!("http://127.0.0.1:{}", free_port());
+    let out = moto.run(
+        &[&spec("volumes_and_buckets.cloudspec"), "--format", "json"],
+        &[("AWS_ENDPOINT_URL_S3", &closed), ("AWS_MAX_ATTEMPTS", "1")],
+    );
+    let report = report(&out);
+    assert_eq!(out.status.code(), Some(3), "stderr:\n{}", stderr(&out));
+    let rules = statuses(&report);
+    assert_eq!(status_of(&rules, "Buckets are versioned"), "error");
+    assert_eq!(status_of(&rules, "Volumes are encrypted"), "fail");
+    let text = report.to_string();
+    assert!(text.contains("ListBuckets: request failed"), "{text}");
+}
+
+#[test]
+fn repeated_regions_are_all_collected() {
+    let Some(moto) = Moto::start() else { return };
+    moto.seed(&[
+        "--instances",
+        "0",
+        "--no-s3",
+        "--region",
+        "us-east-1",
+        "--region",
+        "eu-west-1",
+    ]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inventory = dir.path().join("inventory.json");
+    let inventory = inventory.to_str().expect("utf-8 path");
+    let out = moto.run(
+        &[
+            &spec("volumes.cloudspec"),
+            "--format",
+            "json",
+            "--region",
+            "us-east-1",
+            "--region",
+            "eu-west-1",
+            "--save-inventory",
+            inventory,
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "stderr:\n{}", stderr(&out));
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(inventory).expect("saved")).expect("JSON");
+    let mut regions: Vec<&str> = saved["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["region"].as_str())
+        .collect();
+    regions.sort_unstable();
+    regions.dedup();
+    assert_eq!(regions, ["eu-west-1", "us-east-1"]);
+}
