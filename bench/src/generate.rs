@@ -139,8 +139,8 @@ pub fn generate<W: Write>(config: &GenConfig, out: W) -> io::Result<GenStats> {
     })
 }
 
-fn s(text: impl Into<Box<str>>) -> Value {
-    Value::Str(text.into())
+fn s(text: impl AsRef<str>) -> Value {
+    Value::Str(text.as_ref().into())
 }
 
 fn r(type_name: &str, id: &str) -> Value {

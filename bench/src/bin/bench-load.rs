@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use cloudspec_bench::{arg_value, measure_load, peak_rss_bytes, LoadReport};
 
-#[cfg(any())]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -14,10 +14,10 @@ pub type ResourceIdx = u32;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resource {
     /// `aws:ec2:instance`.
-    pub type_name: Box<str>,
-    pub id: Box<str>,
-    pub region: Option<Box<str>>,
-    pub account: Option<Box<str>>,
+    pub type_name: crate::value::Text,
+    pub id: crate::value::Text,
+    pub region: Option<crate::value::Text>,
+    pub account: Option<crate::value::Text>,
     /// Where a resource read from a file was declared.
     pub source: Option<Source>,
     pub properties: Object,
@@ -48,7 +48,7 @@ pub struct Inventory {
     pub errors: Vec<CollectionError>,
     pub interner: Interner,
     /// The resources of each type, by id and in load order.
-    by_type: FxHashMap<Box<str>, TypeIndex>,
+    by_type: FxHashMap<crate::value::Text, TypeIndex>,
     /// `"<type>/<id>"` of every reference whose target is missing, once each, sorted.
     dangling: Vec<String>,
 }
@@ -56,7 +56,7 @@ pub struct Inventory {
 /// The resources of one type.
 #[derive(Debug, Clone, Default)]
 struct TypeIndex {
-    by_id: FxHashMap<Box<str>, ResourceIdx>,
+    by_id: FxHashMap<crate::value::Text, ResourceIdx>,
     in_order: Vec<ResourceIdx>,
 }
 
@@ -168,7 +168,7 @@ const PARALLEL_RESOLVE_MIN: usize = 20_000;
 /// Resolves the references of `resources`; returns the dangling ones.
 fn resolve_all(
     resources: &mut [Resource],
-    by_type: &FxHashMap<Box<str>, TypeIndex>,
+    by_type: &FxHashMap<crate::value::Text, TypeIndex>,
 ) -> BTreeSet<String> {
     let mut dangling = BTreeSet::new();
     for resource in resources {
@@ -182,7 +182,7 @@ fn resolve_all(
 /// Sets the target of every reference inside `value`, recording the dangling ones.
 fn resolve(
     value: &mut Value,
-    by_type: &FxHashMap<Box<str>, TypeIndex>,
+    by_type: &FxHashMap<crate::value::Text, TypeIndex>,
     dangling: &mut BTreeSet<String>,
 ) {
     match value {

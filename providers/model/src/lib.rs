@@ -20,4 +20,4 @@ pub use inventory::{
 };
 pub use json::{InventoryWriter, LoadError, LoadErrorKind};
 pub use plan::CollectionPlan;
-pub use value::{Object, Reference, Unknown, Value};
+pub use value::{Object, Reference, Text, Unknown, Value};

@@ -1,5 +1,7 @@
 //! Property values: the JSON data model plus association references and unknown values.
 
+pub use compact_str::CompactString as Text;
+
 use crate::intern::Sym;
 use crate::inventory::ResourceIdx;
 
@@ -12,7 +14,8 @@ pub enum Value {
     Int(i64),
     /// Any other JSON number.
     Float(f64),
-    Str(Box<str>),
+    /// A string; up to 24 bytes are stored inline, without an allocation.
+    Str(Text),
     List(Box<[Value]>),
     Object(Object),
     /// An association: `{"$ref": "<type>/<id>"}`.
@@ -125,5 +128,14 @@ impl Value {
             Value::Float(f) => Some(*f),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod size {
+    /// A value is three words: inline strings must not make every value bigger.
+    #[test]
+    fn value_is_three_words() {
+        assert_eq!(std::mem::size_of::<super::Value>(), 24);
     }
 }

@@ -180,7 +180,7 @@ fn version(r: &mut Reader) -> PResult<()> {
 }
 
 /// A required string field.
-fn required_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<Box<str>> {
+fn required_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<crate::value::Text> {
     match r.peek() {
         Some(b'"') => Ok(r.string()?.into()),
         found => {
@@ -190,7 +190,7 @@ fn required_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<Box<str>> {
 }
 
 /// An optional string field: a string, or null for none.
-fn optional_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<Option<Box<str>>> {
+fn optional_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<Option<crate::value::Text>> {
     match r.peek() {
         Some(b'n') => r.value().map(|_| None),
         Some(b'"') => Ok(Some(r.string()?.into())),
@@ -204,10 +204,10 @@ fn optional_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<Option<Box<str>
 /// The fields of one resource object as they are read.
 #[derive(Default)]
 struct ResourceFields {
-    type_name: Option<Box<str>>,
-    id: Option<Box<str>>,
-    region: Option<Box<str>>,
-    account: Option<Box<str>>,
+    type_name: Option<crate::value::Text>,
+    id: Option<crate::value::Text>,
+    region: Option<crate::value::Text>,
+    account: Option<crate::value::Text>,
     source: Option<Source>,
     properties: Option<Object>,
 }

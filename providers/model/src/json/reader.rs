@@ -521,7 +521,10 @@ impl<'a> Reader<'a> {
             }
         }
         let reason = reason.unwrap_or_default();
-        Ok(Unknown { reason, not_null })
+        Ok(Unknown {
+            reason: reason.as_str().into(),
+            not_null,
+        })
     }
 }
 
