@@ -462,9 +462,9 @@ fn repeated_regions_are_all_collected() {
 /// The CIS pack against the seeded account gives the verdicts the seed implies: the open SSH
 /// group fails, the internal one passes; the VPC with a flow log passes, the bare VPC and
 /// moto's default VPC fail; instances launched without IMDSv2 fail; only the bucket with a
-/// full public access block passes; the account-level block is not collected (no s3control
-/// client), so that rule is `error` and the run exits 3; so is the EBS default-encryption
-/// rule, because moto cannot answer one of the region calls.
+/// full public access block passes; the account has no public access block, so that rule
+/// fails; the EBS default-encryption rule is `error` (so the run exits 3), because moto
+/// cannot answer one of the region calls.
 #[test]
 fn cis_pack_on_the_seeded_account() {
     let Some(moto) = Moto::start() else { return };
@@ -511,7 +511,7 @@ fn cis_pack_on_the_seeded_account() {
         ("Bucket policies deny requests over plain HTTP", "fail"),
         ("Buckets have MFA delete enabled", "fail"),
         ("Buckets block public access", "fail"),
-        ("The account blocks public access to S3", "error"),
+        ("The account blocks public access to S3", "fail"),
     ] {
         let error = report["groups"]
             .as_array()

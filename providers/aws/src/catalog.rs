@@ -78,13 +78,12 @@ pub const TYPES: &[TypeCatalog] = &[
         regional: false,
         collected: true,
     },
-    // The account-level public access block lives in the s3control API, which this build
-    // does not link; rules on aws:s3:account come out `error` with a message saying so.
+    // The account-level public access block (S3 Control), for the account STS names.
     TypeCatalog {
         type_name: "aws:s3:account",
         actions: &["s3:GetAccountPublicAccessBlock", "sts:GetCallerIdentity"],
         regional: false,
-        collected: false,
+        collected: true,
     },
 ];
 

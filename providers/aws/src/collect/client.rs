@@ -99,3 +99,53 @@ impl Intercept for CountAttempts {
         Ok(())
     }
 }
+
+/// An STS client (GetCallerIdentity: the account id).
+pub(crate) fn sts(
+    config: &SdkConfig,
+    region: &str,
+    attempts: &Arc<AtomicU64>,
+) -> aws_sdk_sts::Client {
+    let conf = aws_sdk_sts::config::Builder::from(config)
+        .region(Region::new(region.to_string()))
+        .interceptor(CountAttempts(attempts.clone()))
+        .build();
+    aws_sdk_sts::Client::from_conf(conf)
+}
+
+/// An S3 Control client (account-level S3 settings).
+pub(crate) fn s3control(
+    config: &SdkConfig,
+    region: &str,
+    attempts: &Arc<AtomicU64>,
+) -> aws_sdk_s3control::Client {
+    let mut builder = aws_sdk_s3control::config::Builder::from(config)
+        .region(Region::new(region.to_string()))
+        .interceptor(CountAttempts(attempts.clone()));
+    let custom = std::env::var("AWS_ENDPOINT_URL_S3_CONTROL")
+        .ok()
+        .or_else(|| config.endpoint_url().map(str::to_string));
+    if let Some(url) = custom {
+        // S3 Control puts the account id in front of the host (`{account}.host`), which no
+        // local stand-in such as moto resolves: with an explicit endpoint, use it as given.
+        builder = builder.endpoint_resolver(FixedEndpoint(url));
+    }
+    aws_sdk_s3control::Client::from_conf(builder.build())
+}
+
+/// An endpoint resolver that always answers the configured URL.
+#[derive(Debug)]
+struct FixedEndpoint(String);
+
+impl aws_sdk_s3control::config::endpoint::ResolveEndpoint for FixedEndpoint {
+    fn resolve_endpoint<'a>(
+        &'a self,
+        _params: &'a aws_sdk_s3control::config::endpoint::Params,
+    ) -> aws_sdk_s3control::config::endpoint::EndpointFuture<'a> {
+        aws_sdk_s3control::config::endpoint::EndpointFuture::ready(Ok(
+            aws_sdk_s3control::config::endpoint::Endpoint::builder()
+                .url(self.0.clone())
+                .build(),
+        ))
+    }
+}

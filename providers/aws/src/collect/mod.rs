@@ -5,6 +5,7 @@
 //! and region: nothing fails the whole run except having no region to collect from.
 //! Only Describe/List/Get operations are called (`tests/read_only.rs` checks the source).
 
+mod account;
 mod client;
 mod convert;
 mod ctx;
@@ -166,6 +167,14 @@ pub async fn collect(
             .cloned()
             .unwrap_or_else(|| "us-east-1".to_string());
         tasks.spawn(async move { s3::collect(ctx, &config, &home, &plan).await });
+    }
+    if plan.needs_type("aws:s3:account") {
+        let (ctx, config) = (ctx.clone(), config.clone());
+        let home = regions
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "us-east-1".to_string());
+        tasks.spawn(async move { account::collect(&ctx, &config, &home).await });
     }
     let mut resources = Vec::new();
     let mut errors = not_collected(&plan);
