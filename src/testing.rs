@@ -670,7 +670,7 @@ pub fn render_junit(files: &[FileResults]) -> String {
         report.add_test_suite(suite);
     }
     match report.to_string() {
-        Ok(xml) => without_disabled(&xml),
+        Ok(xml) => crate::report::junit::finish(&xml),
         Err(_) => EMPTY_JUNIT.into(),
     }
 }
@@ -678,35 +678,6 @@ pub fn render_junit(files: &[FileResults]) -> String {
 /// What [`render_junit`] returns should serialising fail (it writes to memory, so it does
 /// not): still a valid document for CI.
 const EMPTY_JUNIT: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cloudspec test\" tests=\"0\" failures=\"0\" errors=\"0\"/>\n";
-
-/// The XML without quick-junit's `disabled="N"` attribute on `<testsuite>`, which the
-/// common JUnit schema (Jenkins' junit-10.xsd) does not allow.
-fn without_disabled(xml: &str) -> String {
-    const ATTR: &str = " disabled=\"";
-    let mut out = String::with_capacity(xml.len());
-    for line in xml.lines() {
-        let trimmed = line.trim_start();
-        let cut = trimmed
-            .starts_with("<testsuite ")
-            .then(|| line.find(ATTR))
-            .flatten()
-            .and_then(|start| {
-                let value = start + ATTR.len();
-                line.get(value..)?
-                    .find('"')
-                    .map(|len| (start, value + len + 1))
-            });
-        match cut {
-            Some((start, end)) => {
-                out.push_str(line.get(..start).unwrap_or(line));
-                out.push_str(line.get(end..).unwrap_or_default());
-            }
-            None => out.push_str(line),
-        }
-        out.push('\n');
-    }
-    out
-}
 
 /// Every mismatch on its line, its details indented below it.
 pub fn describe_mismatches(mismatches: &[Mismatch]) -> String {

@@ -231,8 +231,8 @@ fn seconds(secs: f64) -> Duration {
 /// Drops the `disabled` attribute that quick-junit writes on every `<testsuite>`: the
 /// junit-10 schema does not know it, and the same count is in `skipped`. Element text
 /// escapes `<` and attribute values escape `"`, so a line starting with `<testsuite `
-/// is a start tag and ` disabled="` in it is the attribute.
-fn finish(xml: &str) -> String {
+/// is a start tag and ` disabled="` in it is the attribute. `cloudspec test` uses it too.
+pub(crate) fn finish(xml: &str) -> String {
     let mut out = String::with_capacity(xml.len() + 1);
     for line in xml.lines() {
         if line.trim_start().starts_with("<testsuite ") {
