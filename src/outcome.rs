@@ -254,22 +254,52 @@ impl RunOutcome {
     /// any rule.
     pub fn summary(&self) -> Summary {
         let mut s = Summary::default();
+        let mut counts = StatusCounts::default();
         let mut seen = std::collections::HashSet::new();
         for (_, _, rule) in self.rules() {
             s.rules += 1;
-            match rule.status {
-                Status::Pass => s.pass += 1,
-                Status::Fail => s.fail += 1,
-                Status::Unknown => s.unknown += 1,
-                Status::Skip => s.skip += 1,
-                Status::Error => s.error += 1,
-                Status::Waived => s.waived += 1,
-            }
+            counts.add(rule.status);
             for r in &rule.resources {
                 seen.insert((r.type_name.as_str(), r.id.as_str()));
             }
         }
+        let StatusCounts {
+            pass,
+            fail,
+            unknown,
+            skip,
+            error,
+            waived,
+        } = counts;
+        (s.pass, s.fail, s.unknown, s.skip, s.error, s.waived) =
+            (pass, fail, unknown, skip, error, waived);
         s.resources_evaluated = seen.len();
         s
+    }
+}
+
+/// How many verdicts ended in each status (of rules for [`Summary`], of a rule's resources
+/// for the console report).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StatusCounts {
+    pub pass: usize,
+    pub fail: usize,
+    pub unknown: usize,
+    pub skip: usize,
+    pub error: usize,
+    pub waived: usize,
+}
+
+impl StatusCounts {
+    /// Counts one verdict.
+    pub fn add(&mut self, status: Status) {
+        match status {
+            Status::Pass => self.pass += 1,
+            Status::Fail => self.fail += 1,
+            Status::Unknown => self.unknown += 1,
+            Status::Skip => self.skip += 1,
+            Status::Error => self.error += 1,
+            Status::Waived => self.waived += 1,
+        }
     }
 }

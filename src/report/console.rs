@@ -8,7 +8,7 @@
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table};
 
-use super::{group_label, sorted_resources, RenderOptions, ResourceCounts};
+use super::{group_label, resource_counts, sorted_resources, RenderOptions};
 use crate::outcome::{ResourceOutcome, RunOutcome, Status};
 
 /// The table's width in columns, whatever the terminal.
@@ -53,7 +53,7 @@ fn rules_table(outcome: &RunOutcome, color: bool) -> Table {
         "Group", "Rule", "Status", "Pass", "Fail", "Unknown", "Error", "Waived",
     ]);
     for (spec, group, rule) in outcome.rules() {
-        let counts = ResourceCounts::of(rule);
+        let counts = resource_counts(rule);
         let mut row = vec![
             Cell::new(group_label(outcome, &spec.name, &group.name)),
             Cell::new(&rule.name),

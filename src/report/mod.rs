@@ -6,7 +6,7 @@ pub mod json;
 pub mod junit;
 pub mod sarif;
 
-use crate::outcome::{ResourceOutcome, RuleOutcome, RunOutcome, Status};
+use crate::outcome::{ResourceOutcome, RuleOutcome, RunOutcome, StatusCounts};
 
 /// The report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -60,32 +60,12 @@ pub(crate) fn sorted_resources(rule: &RuleOutcome) -> Vec<&ResourceOutcome> {
 }
 
 /// How many of a rule's resources ended in each status.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct ResourceCounts {
-    pub pass: usize,
-    pub fail: usize,
-    pub unknown: usize,
-    pub skip: usize,
-    pub error: usize,
-    pub waived: usize,
-}
-
-impl ResourceCounts {
-    /// Counts `rule`'s resources per status.
-    pub(crate) fn of(rule: &RuleOutcome) -> ResourceCounts {
-        let mut counts = ResourceCounts::default();
-        for resource in &rule.resources {
-            match resource.status {
-                Status::Pass => counts.pass += 1,
-                Status::Fail => counts.fail += 1,
-                Status::Unknown => counts.unknown += 1,
-                Status::Skip => counts.skip += 1,
-                Status::Error => counts.error += 1,
-                Status::Waived => counts.waived += 1,
-            }
-        }
-        counts
+pub(crate) fn resource_counts(rule: &RuleOutcome) -> StatusCounts {
+    let mut counts = StatusCounts::default();
+    for resource in &rule.resources {
+        counts.add(resource.status);
     }
+    counts
 }
 
 /// The group's name as reports show it: prefixed with the spec's name when the run has
