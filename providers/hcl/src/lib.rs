@@ -1,0 +1,15 @@
+//! cloudspec-hcl: an HCL engine with HashiCorp's semantics (cty values and types, native
+//! syntax via hcl-edit, expression evaluation, the standard function library).
+#![forbid(unsafe_code)]
+
+pub mod convert;
+pub mod diag;
+pub mod functions;
+pub mod number;
+pub mod types;
+pub mod value;
+
+pub use diag::{Diagnostic, Diagnostics, Pos, Range, Severity};
+pub use number::Number;
+pub use types::Type;
+pub use value::Value;
