@@ -29,7 +29,10 @@ pub fn convert(v: &Value, want: &Type) -> Result<Value, ConvertError> {
     if want == &Type::Dynamic || &v.ty() == want {
         return Ok(v.clone());
     }
-    Err(ConvertError { path: String::new(), message: "conversion not implemented yet".into() })
+    Err(ConvertError {
+        path: String::new(),
+        message: "conversion not implemented yet".into(),
+    })
 }
 
 /// The single type all of `types` can convert to, if any (cty's `convert.UnifyUnsafe`).

@@ -21,7 +21,11 @@ pub struct Range {
 
 impl fmt::Display for Range {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.filename, self.start.line, self.start.column)
+        write!(
+            f,
+            "{}:{}:{}",
+            self.filename, self.start.line, self.start.column
+        )
     }
 }
 
@@ -50,8 +54,17 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(summary: impl Into<String>, detail: impl Into<String>, subject: Option<Range>) -> Self {
-        Diagnostic { severity: Severity::Error, summary: summary.into(), detail: detail.into(), subject }
+    pub fn error(
+        summary: impl Into<String>,
+        detail: impl Into<String>,
+        subject: Option<Range>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            summary: summary.into(),
+            detail: detail.into(),
+            subject,
+        }
     }
 }
 

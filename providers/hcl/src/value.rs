@@ -51,7 +51,9 @@ impl Value {
     pub fn is_wholly_known(&self) -> bool {
         match self {
             Value::Unknown(_) => false,
-            Value::List(_, vs) | Value::Set(_, vs) | Value::Tuple(vs) => vs.iter().all(Value::is_wholly_known),
+            Value::List(_, vs) | Value::Set(_, vs) | Value::Tuple(vs) => {
+                vs.iter().all(Value::is_wholly_known)
+            }
             Value::Map(_, m) | Value::Object(m) => m.values().all(Value::is_wholly_known),
             _ => true,
         }

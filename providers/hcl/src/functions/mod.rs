@@ -8,7 +8,7 @@
 //! only see known, non-null, converted arguments unless they opt in.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::convert::convert;
 use crate::types::Type;
@@ -16,15 +16,20 @@ use crate::value::Value;
 
 #[derive(Clone, Debug)]
 pub struct Param {
-    pub name: &'static str,
+    pub name: String,
     pub ty: Type,
     pub allow_null: bool,
     pub allow_unknown: bool,
 }
 
 impl Param {
-    pub fn new(name: &'static str, ty: Type) -> Param {
-        Param { name, ty, allow_null: false, allow_unknown: false }
+    pub fn new(name: impl Into<String>, ty: Type) -> Param {
+        Param {
+            name: name.into(),
+            ty,
+            allow_null: false,
+            allow_unknown: false,
+        }
     }
     pub fn allow_null(mut self) -> Param {
         self.allow_null = true;
@@ -46,18 +51,26 @@ pub struct FuncError {
 
 impl FuncError {
     pub fn new(message: impl Into<String>) -> FuncError {
-        FuncError { arg: None, message: message.into() }
+        FuncError {
+            arg: None,
+            message: message.into(),
+        }
     }
     pub fn arg(arg: usize, message: impl Into<String>) -> FuncError {
-        FuncError { arg: Some(arg), message: message.into() }
+        FuncError {
+            arg: Some(arg),
+            message: message.into(),
+        }
     }
 }
 
-pub type Impl = fn(&[Value]) -> Result<Value, FuncError>;
+/// A function body. An `Arc<dyn Fn>` so that functions defined at run time (hcldec's spec
+/// `function` blocks) can capture their expression and scope.
+pub type Impl = Arc<dyn Fn(&[Value]) -> Result<Value, FuncError> + Send + Sync>;
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Function {
-    pub name: &'static str,
+    pub name: String,
     pub params: Vec<Param>,
     pub variadic: Option<Param>,
     /// The result type when known in advance; used for the unknown result of a call with
@@ -67,12 +80,48 @@ pub struct Function {
 }
 
 impl Function {
-    pub fn new(name: &'static str, params: Vec<Param>, returns: Type, imp: Impl) -> Function {
-        Function { name, params, variadic: None, returns, imp }
+    /// A function with a plain `fn` body (the standard library's case).
+    pub fn new(
+        name: &'static str,
+        params: Vec<Param>,
+        returns: Type,
+        imp: fn(&[Value]) -> Result<Value, FuncError>,
+    ) -> Function {
+        Function {
+            name: name.to_string(),
+            params,
+            variadic: None,
+            returns,
+            imp: Arc::new(imp),
+        }
+    }
+    /// A function with a capturing body (user-defined functions).
+    pub fn with_closure(
+        name: impl Into<String>,
+        params: Vec<Param>,
+        returns: Type,
+        imp: Impl,
+    ) -> Function {
+        Function {
+            name: name.into(),
+            params,
+            variadic: None,
+            returns,
+            imp,
+        }
     }
     pub fn variadic(mut self, p: Param) -> Function {
         self.variadic = Some(p);
         self
+    }
+}
+
+impl std::fmt::Debug for Function {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Function")
+            .field("name", &self.name)
+            .field("params", &self.params)
+            .finish()
     }
 }
 
@@ -86,7 +135,7 @@ impl FunctionTable {
         FunctionTable::default()
     }
     pub fn add(&mut self, f: Function) {
-        self.funcs.insert(f.name.to_string(), f);
+        self.funcs.insert(f.name.clone(), f);
     }
     pub fn get(&self, name: &str) -> Option<&Function> {
         self.funcs.get(name)
@@ -98,7 +147,9 @@ impl FunctionTable {
     /// Calls `name` with `args` (after `...` expansion). Arity, conversion, null and unknown
     /// handling as described in the module docs.
     pub fn call(&self, name: &str, args: &[Value]) -> Result<Value, FuncError> {
-        let f = self.get(name).ok_or_else(|| FuncError::new(format!("there is no function named \"{name}\"")))?;
+        let f = self
+            .get(name)
+            .ok_or_else(|| FuncError::new(format!("there is no function named \"{name}\"")))?;
         call_function(f, args)
     }
 }
@@ -106,7 +157,11 @@ impl FunctionTable {
 pub fn call_function(f: &Function, args: &[Value]) -> Result<Value, FuncError> {
     let n = f.params.len();
     if args.len() < n || (f.variadic.is_none() && args.len() > n) {
-        let what = if f.variadic.is_some() { "at least " } else { "" };
+        let what = if f.variadic.is_some() {
+            "at least "
+        } else {
+            ""
+        };
         let s = if n == 1 { "" } else { "s" };
         return Err(FuncError::new(format!(
             "function \"{}\" expects {what}{n} argument{s}, but {} were given",
@@ -117,14 +172,26 @@ pub fn call_function(f: &Function, args: &[Value]) -> Result<Value, FuncError> {
     let mut converted = Vec::with_capacity(args.len());
     let mut unknown = false;
     for (i, a) in args.iter().enumerate() {
-        let p = f.params.get(i).or(f.variadic.as_ref()).expect("arity checked");
+        let p = f
+            .params
+            .get(i)
+            .or(f.variadic.as_ref())
+            .expect("arity checked");
         if a.is_null() && !p.allow_null {
-            return Err(FuncError::arg(i, format!("argument \"{}\" must not be null", p.name)));
+            return Err(FuncError::arg(
+                i,
+                format!("argument \"{}\" must not be null", p.name),
+            ));
         }
         if !a.is_wholly_known() && !p.allow_unknown {
             unknown = true;
         }
-        let c = convert(a, &p.ty).map_err(|e| FuncError::arg(i, format!("invalid value for \"{}\" parameter: {e}", p.name)))?;
+        let c = convert(a, &p.ty).map_err(|e| {
+            FuncError::arg(
+                i,
+                format!("invalid value for \"{}\" parameter: {e}", p.name),
+            )
+        })?;
         converted.push(c);
     }
     if unknown {
