@@ -7,6 +7,15 @@
 //! argument to a parameter that does not `allow_null` is an error. Implementations therefore
 //! only see known, non-null, converted arguments unless they opt in.
 
+pub mod collection;
+pub mod conversion;
+pub mod datetime;
+pub mod encoding;
+pub mod hash;
+pub mod ipnet;
+pub mod numeric;
+pub mod string;
+
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
@@ -201,7 +210,16 @@ pub fn call_function(f: &Function, args: &[Value]) -> Result<Value, FuncError> {
 }
 
 /// The families of the standard library; each registers its functions.
-const FAMILIES: &[fn(&mut FunctionTable)] = &[];
+const FAMILIES: &[fn(&mut FunctionTable)] = &[
+    string::register,
+    numeric::register,
+    collection::register,
+    encoding::register,
+    hash::register,
+    ipnet::register,
+    conversion::register,
+    datetime::register,
+];
 
 /// The standard library (Terraform 1.5 / Nomad functions minus file-system and impure ones).
 /// `try` and `can` are not here: they need unevaluated arguments and live in the evaluator.

@@ -1,0 +1,5 @@
+//! datetime functions.
+
+use super::FunctionTable;
+
+pub fn register(_t: &mut FunctionTable) {}
