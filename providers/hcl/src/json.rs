@@ -1,0 +1,1726 @@
+//! JSON: a positioned parser (as HCL's JSON syntax scans and parses), cty-style decoding
+//! to values with implied types, and cty-style encoding.
+//!
+//! - [`parse`] is strict RFC 8259 JSON, returning a [`JsonNode`] tree that keeps property
+//!   order, duplicate property names, the raw text of numbers and source ranges. Errors carry
+//!   the summary and detail of the diagnostic HCL's JSON parser reports and the range of its
+//!   subject. Positions count lines and columns from 1 (columns in grapheme clusters inside
+//!   strings; a tab counts two columns and a carriage return none, as in HCL's JSON scanner)
+//!   and bytes from 0. Nesting deeper than [`MAX_DEPTH`] is an error.
+//! - [`decode`] gives a value of the implied type: objects → object, arrays → tuple,
+//!   numbers exact, `null` → `Value::Null(Type::Dynamic)`. Duplicate property names are an
+//!   error, as in cty's `ImpliedType`. Errors are HCL's JSON-syntax diagnostics.
+//! - [`decode_go`] decodes as Terraform's `jsondecode` does, with Go `encoding/json`'s error
+//!   texts.
+//! - [`encode`] writes compact JSON as cty's `json.Marshal` does: numbers exact, lists,
+//!   sets and tuples as arrays, maps and objects with sorted keys, strings escaped as Go's
+//!   `encoding/json` does (including `<`, `>`, `&`, U+2028 and U+2029); unknown values are
+//!   an error (`value is not known`).
+
+use std::collections::BTreeMap;
+
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::diag::Pos;
+use crate::number::Number;
+use crate::types::{go_quote, Type};
+use crate::value::Value;
+
+/// Maximum nesting depth of arrays and objects accepted by [`parse`].
+pub const MAX_DEPTH: usize = 128;
+
+/// A parsed JSON value with its source range (`start` inclusive, `end` exclusive).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonNode {
+    pub kind: JsonKind,
+    pub start: Pos,
+    pub end: Pos,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JsonKind {
+    Null,
+    Bool(bool),
+    /// The raw number text, validated against the JSON number grammar.
+    Number(String),
+    String(String),
+    Array(Vec<JsonNode>),
+    /// Properties in source order, duplicates kept.
+    Object(Vec<JsonProperty>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonProperty {
+    pub name: String,
+    /// Range of the name's string token, quotes included.
+    pub name_start: Pos,
+    pub name_end: Pos,
+    pub value: JsonNode,
+}
+
+/// A JSON syntax (or decoding) error: `summary` and `message` are the summary and detail
+/// of HCL's diagnostic; `pos`..`end` is its subject range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonError {
+    pub pos: Pos,
+    pub end: Pos,
+    pub summary: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}: {}; {}",
+            self.pos.line, self.pos.column, self.summary, self.message
+        )
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+impl JsonNode {
+    /// The range of the node's first token (the opening brace or bracket of a container).
+    pub fn start_range(&self) -> (Pos, Pos) {
+        match self.kind {
+            JsonKind::Array(_) | JsonKind::Object(_) => {
+                let mut end = self.start;
+                end.byte += 1;
+                end.column += 1;
+                (self.start, end)
+            }
+            _ => (self.start, self.end),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Scanner (hcl/json/scanner.go)
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tok {
+    BraceO,
+    BraceC,
+    BrackO,
+    BrackC,
+    Comma,
+    Colon,
+    Equals,
+    Keyword,
+    String,
+    Number,
+    Eof,
+    Invalid,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    ty: Tok,
+    start: Pos,
+    end: Pos,
+}
+
+impl Token {
+    fn text<'a>(&self, src: &'a str) -> &'a str {
+        src.get(self.start.byte..self.end.byte).unwrap_or("")
+    }
+}
+
+fn scan(src: &str) -> Vec<Token> {
+    let b = src.as_bytes();
+    let mut toks = Vec::new();
+    let mut p = Pos {
+        line: 1,
+        column: 1,
+        byte: 0,
+    };
+    loop {
+        // Skip whitespace.
+        while let Some(&c) = b.get(p.byte) {
+            match c {
+                b' ' => {
+                    p.byte += 1;
+                    p.column += 1;
+                }
+                b'\n' => {
+                    p.byte += 1;
+                    p.column = 1;
+                    p.line += 1;
+                }
+                b'\r' => p.byte += 1,
+                b'\t' => {
+                    p.byte += 1;
+                    p.column += 2;
+                }
+                _ => break,
+            }
+        }
+        let Some(&first) = b.get(p.byte) else {
+            toks.push(Token {
+                ty: Tok::Eof,
+                start: p,
+                end: p,
+            });
+            return toks;
+        };
+        let start = p;
+        let single = match first {
+            b'{' => Some(Tok::BraceO),
+            b'}' => Some(Tok::BraceC),
+            b'[' => Some(Tok::BrackO),
+            b']' => Some(Tok::BrackC),
+            b',' => Some(Tok::Comma),
+            b':' => Some(Tok::Colon),
+            b'=' => Some(Tok::Equals),
+            _ => None,
+        };
+        if let Some(ty) = single {
+            p.byte += 1;
+            p.column += 1;
+            toks.push(Token { ty, start, end: p });
+            continue;
+        }
+        match first {
+            b'"' => {
+                p.byte += 1;
+                p.column += 1;
+                let mut escaping = false;
+                while let Some(&c) = b.get(p.byte) {
+                    match c {
+                        b'\\' => {
+                            escaping = !escaping;
+                            p.byte += 1;
+                            p.column += 1;
+                        }
+                        b'"' => {
+                            p.byte += 1;
+                            p.column += 1;
+                            if !escaping {
+                                break;
+                            }
+                            escaping = false;
+                        }
+                        c if c < 32 => break,
+                        _ => {
+                            // Token boundaries by character (a grapheme cluster may
+                            // swallow the closing quote, e.g. after U+0D4E); columns
+                            // are counted in grapheme clusters below.
+                            let adv = src
+                                .get(p.byte..)
+                                .and_then(|rest| rest.chars().next())
+                                .map_or(1, char::len_utf8);
+                            p.byte += adv;
+                            escaping = false;
+                        }
+                    }
+                }
+                p.column = start.column
+                    + src
+                        .get(start.byte..p.byte)
+                        .map_or(0, |t| t.graphemes(true).count());
+                toks.push(Token {
+                    ty: Tok::String,
+                    start,
+                    end: p,
+                });
+            }
+            b'-' | b'+' | b'.' | b'0'..=b'9' => {
+                while let Some(&c) = b.get(p.byte) {
+                    if matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                        p.byte += 1;
+                        p.column += 1;
+                    } else {
+                        break;
+                    }
+                }
+                toks.push(Token {
+                    ty: Tok::Number,
+                    start,
+                    end: p,
+                });
+            }
+            c if c.is_ascii_alphabetic() => {
+                while let Some(&c) = b.get(p.byte) {
+                    if c.is_ascii_alphabetic() || c == b'_' {
+                        p.byte += 1;
+                        p.column += 1;
+                    } else {
+                        break;
+                    }
+                }
+                toks.push(Token {
+                    ty: Tok::Keyword,
+                    start,
+                    end: p,
+                });
+            }
+            _ => {
+                p.byte += 1;
+                p.column += 1;
+                toks.push(Token {
+                    ty: Tok::Invalid,
+                    start,
+                    end: p,
+                });
+                toks.push(Token {
+                    ty: Tok::Eof,
+                    start: p,
+                    end: p,
+                });
+                return toks;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Parser (hcl/json/parser.go)
+
+struct Parser<'a> {
+    src: &'a str,
+    toks: Vec<Token>,
+    pos: usize,
+}
+
+fn err(tok: &Token, summary: &str, detail: impl Into<String>) -> JsonError {
+    JsonError {
+        pos: tok.start,
+        end: tok.end,
+        summary: summary.to_string(),
+        message: detail.into(),
+    }
+}
+
+const VALUE_START: &str =
+    "A JSON value must start with a brace, a bracket, a number, a string, or a keyword.";
+
+impl Parser<'_> {
+    fn peek(&self) -> Token {
+        match self.toks.get(self.pos) {
+            Some(t) => *t,
+            None => self.eof(),
+        }
+    }
+    fn eof(&self) -> Token {
+        self.toks.last().copied().unwrap_or(Token {
+            ty: Tok::Eof,
+            start: Pos::default(),
+            end: Pos::default(),
+        })
+    }
+    fn read(&mut self) -> Token {
+        let t = self.peek();
+        if self.pos < self.toks.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    /// Skips to what seems to be the end of the current container (HCL's `recover`).
+    fn recover(&mut self, mut tok: Token, open_ty: Tok, close_ty: Tok) {
+        let mut open = 1;
+        loop {
+            if tok.ty == open_ty {
+                open += 1;
+            } else if tok.ty == close_ty {
+                open -= 1;
+                if open <= 1 {
+                    return;
+                }
+            } else if tok.ty == Tok::Eof {
+                return;
+            }
+            tok = self.read();
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<JsonNode, JsonError> {
+        let tok = self.peek();
+        match tok.ty {
+            Tok::BraceO | Tok::BrackO if depth >= MAX_DEPTH => Err(err(
+                &tok,
+                "Nesting too deep",
+                format!("JSON arrays and objects may be nested at most {MAX_DEPTH} levels deep."),
+            )),
+            Tok::BraceO => self.object(depth + 1),
+            Tok::BrackO => self.array(depth + 1),
+            Tok::Number => self.number(),
+            Tok::String => {
+                let tok = self.read();
+                let s = decode_string(tok.text(self.src)).map_err(|off| {
+                    let mut p = tok.start;
+                    p.byte += off;
+                    p.column += off;
+                    let mut e = p;
+                    e.byte += 1;
+                    e.column += 1;
+                    JsonError {
+                        pos: p,
+                        end: e,
+                        summary: "Invalid JSON string".into(),
+                        message: "There is a syntax error in the given JSON string.".into(),
+                    }
+                })?;
+                Ok(JsonNode {
+                    kind: JsonKind::String(s),
+                    start: tok.start,
+                    end: tok.end,
+                })
+            }
+            Tok::Keyword => self.keyword(),
+            Tok::BraceC => Err(err(&tok, "Missing JSON value", VALUE_START)),
+            Tok::BrackC => Err(err(&tok, "Missing array element value", VALUE_START)),
+            Tok::Eof => Err(err(
+                &tok,
+                "Missing value",
+                "The JSON data ends prematurely.",
+            )),
+            _ => Err(err(&tok, "Invalid start of value", VALUE_START)),
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<JsonNode, JsonError> {
+        let open = self.read();
+        let mut props = Vec::new();
+        loop {
+            if self.peek().ty == Tok::BraceC {
+                break;
+            }
+            let key = self.value(depth)?;
+            let JsonKind::String(name) = key.kind else {
+                let (s, e) = key.start_range();
+                return Err(JsonError {
+                    pos: s,
+                    end: e,
+                    summary: "Invalid object property name".into(),
+                    message: "A JSON object property name must be a string".into(),
+                });
+            };
+            let colon = self.read();
+            if colon.ty != Tok::Colon {
+                self.recover(colon, Tok::BraceO, Tok::BraceC);
+                return Err(match colon.ty {
+                    Tok::BraceC | Tok::Comma => err(
+                        &colon,
+                        "Missing object value",
+                        "A JSON object attribute must have a value, introduced by a colon.",
+                    ),
+                    Tok::Equals => err(
+                        &colon,
+                        "Missing property value colon",
+                        "JSON uses a colon as its name/value delimiter, not an equals sign.",
+                    ),
+                    _ => err(
+                        &colon,
+                        "Missing property value colon",
+                        "A colon must appear between an object property's name and its value.",
+                    ),
+                });
+            }
+            let value = self.value(depth)?;
+            props.push(JsonProperty {
+                name,
+                name_start: key.start,
+                name_end: key.end,
+                value,
+            });
+            let next = self.peek();
+            match next.ty {
+                Tok::Comma => {
+                    let comma = self.read();
+                    if self.peek().ty == Tok::BraceC {
+                        return Err(err(
+                            &comma,
+                            "Trailing comma in object",
+                            "JSON does not permit a trailing comma after the final property in an object.",
+                        ));
+                    }
+                }
+                Tok::Eof => {
+                    return Err(err(
+                        &open,
+                        "Unclosed object",
+                        "No closing brace was found for this JSON object.",
+                    ))
+                }
+                Tok::BrackC => {
+                    let tok = self.read();
+                    return Err(err(
+                        &tok,
+                        "Mismatched braces",
+                        "A JSON object must be closed with a brace, not a bracket.",
+                    ));
+                }
+                Tok::BraceC => break,
+                _ => {
+                    let t = self.read();
+                    self.recover(t, Tok::BraceO, Tok::BraceC);
+                    return Err(err(
+                        &self.peek(),
+                        "Missing attribute seperator comma",
+                        "A comma must appear between each property definition in an object.",
+                    ));
+                }
+            }
+        }
+        let close = self.read();
+        Ok(JsonNode {
+            kind: JsonKind::Object(props),
+            start: open.start,
+            end: close.end,
+        })
+    }
+
+    fn array(&mut self, depth: usize) -> Result<JsonNode, JsonError> {
+        let open = self.read();
+        let mut vals = Vec::new();
+        loop {
+            if self.peek().ty == Tok::BrackC {
+                break;
+            }
+            vals.push(self.value(depth)?);
+            match self.peek().ty {
+                Tok::Comma => {
+                    let comma = self.read();
+                    if self.peek().ty == Tok::BrackC {
+                        return Err(err(
+                            &comma,
+                            "Trailing comma in array",
+                            "JSON does not permit a trailing comma after the final value in an array.",
+                        ));
+                    }
+                }
+                Tok::Colon => {
+                    let t = self.read();
+                    self.recover(t, Tok::BrackO, Tok::BrackC);
+                    return Err(err(
+                        &self.peek(),
+                        "Invalid array value",
+                        "A colon is not used to introduce values in a JSON array.",
+                    ));
+                }
+                Tok::Eof => {
+                    return Err(err(
+                        &open,
+                        "Unclosed object",
+                        "No closing bracket was found for this JSON array.",
+                    ))
+                }
+                Tok::BraceC => {
+                    let tok = self.read();
+                    return Err(err(
+                        &tok,
+                        "Mismatched brackets",
+                        "A JSON array must be closed with a bracket, not a brace.",
+                    ));
+                }
+                Tok::BrackC => break,
+                _ => {
+                    let t = self.read();
+                    self.recover(t, Tok::BrackO, Tok::BrackC);
+                    return Err(err(
+                        &self.peek(),
+                        "Missing attribute seperator comma",
+                        "A comma must appear between each value in an array.",
+                    ));
+                }
+            }
+        }
+        let close = self.read();
+        Ok(JsonNode {
+            kind: JsonKind::Array(vals),
+            start: open.start,
+            end: close.end,
+        })
+    }
+
+    fn number(&mut self) -> Result<JsonNode, JsonError> {
+        let tok = self.read();
+        let text = tok.text(self.src);
+        if !valid_json_number(text) || Number::parse(text).is_none() {
+            return Err(err(
+                &tok,
+                "Invalid JSON number",
+                "There is a syntax error in the given JSON number.",
+            ));
+        }
+        Ok(JsonNode {
+            kind: JsonKind::Number(text.to_string()),
+            start: tok.start,
+            end: tok.end,
+        })
+    }
+
+    fn keyword(&mut self) -> Result<JsonNode, JsonError> {
+        let tok = self.read();
+        let s = tok.text(self.src);
+        let kind = match s {
+            "true" => JsonKind::Bool(true),
+            "false" => JsonKind::Bool(false),
+            "null" => JsonKind::Null,
+            "undefined" | "NaN" | "Infinity" => {
+                return Err(err(
+                    &tok,
+                    "Invalid JSON keyword",
+                    format!(
+                        "The JavaScript identifier {} cannot be used in JSON.",
+                        go_quote(s)
+                    ),
+                ))
+            }
+            _ => {
+                let dym = ["false", "true", "null"]
+                    .into_iter()
+                    .find(|k| levenshtein(s, k) < 3)
+                    .map(|k| format!(" Did you mean {}?", go_quote(k)))
+                    .unwrap_or_default();
+                return Err(err(
+                    &tok,
+                    "Invalid JSON keyword",
+                    format!("{} is not a valid JSON keyword.{dym}", go_quote(s)),
+                ));
+            }
+        };
+        Ok(JsonNode {
+            kind,
+            start: tok.start,
+            end: tok.end,
+        })
+    }
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// The JSON number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn valid_json_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if b.first() == Some(&b'-') {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let s0 = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == s0 {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let s0 = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == s0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// Decodes a JSON string token as Go's `json.Unmarshal` does. On error, the byte offset
+/// Go's `SyntaxError` reports (one past the offending byte, or the length at the end).
+fn decode_string(tok: &str) -> Result<String, usize> {
+    let b = tok.as_bytes();
+    if b.first() != Some(&b'"') {
+        return Err(1);
+    }
+    let mut out = String::with_capacity(tok.len());
+    let mut i = 1;
+    let hex4 = |i: usize| -> Result<u32, usize> {
+        let mut v = 0u32;
+        for k in 0..4 {
+            match b.get(i + k) {
+                Some(c) if c.is_ascii_hexdigit() => {
+                    v = v * 16 + (*c as char).to_digit(16).unwrap_or(0);
+                }
+                Some(_) => return Err(i + k + 1),
+                None => return Err(b.len()),
+            }
+        }
+        Ok(v)
+    };
+    loop {
+        let Some(&c) = b.get(i) else {
+            return Err(b.len());
+        };
+        match c {
+            b'"' => {
+                if i + 1 != b.len() {
+                    return Err(i + 2);
+                }
+                return Ok(out);
+            }
+            b'\\' => {
+                let Some(&e) = b.get(i + 1) else {
+                    return Err(b.len());
+                };
+                match e {
+                    b'"' => out.push('"'),
+                    b'\\' => out.push('\\'),
+                    b'/' => out.push('/'),
+                    b'b' => out.push('\u{8}'),
+                    b'f' => out.push('\u{c}'),
+                    b'n' => out.push('\n'),
+                    b'r' => out.push('\r'),
+                    b't' => out.push('\t'),
+                    b'u' => {
+                        let r = hex4(i + 2)?;
+                        i += 6;
+                        if (0xD800..0xDC00).contains(&r)
+                            && b.get(i) == Some(&b'\\')
+                            && b.get(i + 1) == Some(&b'u')
+                        {
+                            if let Ok(r2) = hex4(i + 2) {
+                                if (0xDC00..0xE000).contains(&r2) {
+                                    let cp = 0x10000 + ((r - 0xD800) << 10) + (r2 - 0xDC00);
+                                    out.push(char::from_u32(cp).unwrap_or('\u{fffd}'));
+                                    i += 6;
+                                    continue;
+                                }
+                            }
+                        }
+                        out.push(char::from_u32(r).unwrap_or('\u{fffd}'));
+                        continue;
+                    }
+                    _ => return Err(i + 2),
+                }
+                i += 2;
+            }
+            c if c < 0x20 => return Err(i + 1),
+            _ => {
+                // Copy one UTF-8 character.
+                let ch = tok
+                    .get(i..)
+                    .and_then(|r| r.chars().next())
+                    .unwrap_or('\u{fffd}');
+                out.push(ch);
+                i += ch.len_utf8();
+            }
+        }
+    }
+}
+
+/// Parses one JSON value (the whole input).
+pub fn parse(src: &str) -> Result<JsonNode, JsonError> {
+    let mut p = Parser {
+        src,
+        toks: scan(src),
+        pos: 0,
+    };
+    let node = p.value(0)?;
+    let next = p.peek();
+    if next.ty != Tok::Eof {
+        return Err(err(
+            &next,
+            "Extraneous data after value",
+            "Extra characters appear after the JSON value.",
+        ));
+    }
+    Ok(node)
+}
+
+/// Parses JSON and builds a value of the implied type.
+pub fn decode(src: &str) -> Result<Value, JsonError> {
+    let node = parse(src)?;
+    node_to_value(&node)
+}
+
+/// The value of a parsed node (implied types; see [`decode`]).
+pub fn node_to_value(node: &JsonNode) -> Result<Value, JsonError> {
+    Ok(match &node.kind {
+        JsonKind::Null => Value::Null(Type::Dynamic),
+        JsonKind::Bool(b) => Value::Bool(*b),
+        JsonKind::Number(raw) => match Number::parse(raw) {
+            Some(n) => Value::Number(n),
+            None => {
+                return Err(JsonError {
+                    pos: node.start,
+                    end: node.end,
+                    summary: "Invalid JSON number".into(),
+                    message: "There is a syntax error in the given JSON number.".into(),
+                })
+            }
+        },
+        JsonKind::String(s) => Value::string(s.clone()),
+        JsonKind::Array(items) => {
+            let mut vs = Vec::with_capacity(items.len());
+            for it in items {
+                vs.push(node_to_value(it)?);
+            }
+            Value::Tuple(vs)
+        }
+        JsonKind::Object(props) => {
+            let mut attrs = BTreeMap::new();
+            for p in props {
+                let name = crate::value::nfc(p.name.clone());
+                if attrs.contains_key(&name) {
+                    return Err(JsonError {
+                        pos: p.name_start,
+                        end: p.name_end,
+                        summary: "Duplicate property".into(),
+                        message: format!("duplicate {} property in JSON object", go_quote(&p.name)),
+                    });
+                }
+                attrs.insert(name, node_to_value(&p.value)?);
+            }
+            Value::Object(attrs)
+        }
+    })
+}
+
+/// Compact JSON for a value (cty's `json.Marshal`). Errors: `value is not known` for
+/// unknown values (anywhere inside).
+pub fn encode(v: &Value) -> Result<String, String> {
+    let mut out = String::new();
+    encode_into(v, &mut out, 0)?;
+    Ok(out)
+}
+
+const MAX_ENCODE_DEPTH: usize = 1000;
+
+fn encode_into(v: &Value, out: &mut String, depth: usize) -> Result<(), String> {
+    if depth > MAX_ENCODE_DEPTH {
+        return Err("value is nested too deeply".into());
+    }
+    match v {
+        Value::Unknown(_) => return Err("value is not known".into()),
+        Value::Null(_) => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => quote_into(s, out),
+        Value::List(_, vs) | Value::Set(_, vs) | Value::Tuple(vs) => {
+            out.push('[');
+            for (i, e) in vs.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                encode_into(e, out, depth + 1)?;
+            }
+            out.push(']');
+        }
+        Value::Map(_, m) | Value::Object(m) => {
+            out.push('{');
+            for (i, (k, e)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                quote_into(k, out);
+                out.push(':');
+                encode_into(e, out, depth + 1)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+/// A JSON string literal as Go's `encoding/json` writes it (HTML-safe escaping).
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    quote_into(s, &mut out);
+    out
+}
+
+/// [`quote`], appending to `out`.
+pub(crate) fn quote_into(s: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '<' | '>' | '&' | '\u{0}'..='\u{1f}' => {
+                let b = c as u32;
+                out.push_str("\\u00");
+                out.push(HEX[(b >> 4) as usize & 0xf] as char);
+                out.push(HEX[b as usize & 0xf] as char);
+            }
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+// ---------------------------------------------------------------------------------------
+// Go-compatible decoding (what Terraform's `jsondecode` reports)
+
+/// Decodes JSON as cty's `json.ImpliedType` + `json.Unmarshal` do through Go's
+/// `encoding/json` token decoder, with the same error texts
+/// (`invalid character '}' looking for beginning of object key string`, `unexpected EOF`,
+/// `EOF`, `extraneous data after JSON object`, `duplicate "a" property in JSON object`...).
+/// Like cty, trailing `]` or `}` after the value are ignored. This is what the `jsondecode`
+/// function needs; [`decode`] reports HCL's JSON-syntax diagnostics instead.
+pub fn decode_go(src: &str) -> Result<Value, String> {
+    let mut d = GoDecoder {
+        buf: src.as_bytes(),
+        scanp: 0,
+        state: TokState::TopValue,
+        stack: Vec::new(),
+        err: None,
+    };
+    let tok = d.token()?;
+    let v = d.value_for(tok, 0)?;
+    if d.more() {
+        return Err("extraneous data after JSON object".into());
+    }
+    Ok(v)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum TokState {
+    TopValue,
+    ArrayStart,
+    ArrayValue,
+    ArrayComma,
+    ObjectStart,
+    ObjectKey,
+    ObjectColon,
+    ObjectValue,
+    ObjectComma,
+}
+
+enum GoTok {
+    Delim(u8),
+    Str(String),
+    Num(String),
+    Bool(bool),
+    Null,
+}
+
+struct GoDecoder<'a> {
+    buf: &'a [u8],
+    scanp: usize,
+    state: TokState,
+    stack: Vec<TokState>,
+    /// A sticky read error (Go's `dec.err`).
+    err: Option<String>,
+}
+
+fn is_go_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Go's `quoteChar`.
+fn go_quote_char(c: u8) -> String {
+    match c {
+        b'\'' => "'\\''".into(),
+        b'"' => "'\"'".into(),
+        _ => {
+            let q = go_quote(&char::from(c).to_string());
+            format!("'{}'", q.get(1..q.len().saturating_sub(1)).unwrap_or(""))
+        }
+    }
+}
+
+/// Go scanner states for one scalar value.
+#[derive(Clone, Copy)]
+enum Scan {
+    Begin,
+    InString,
+    Esc,
+    EscU(u8),
+    Neg,
+    Zero,
+    One,
+    Dot,
+    Dot0,
+    E,
+    ESign,
+    E0,
+    Lit(&'static [u8], usize),
+    End,
+}
+
+enum Step {
+    Continue(Scan),
+    /// The value ended before this byte.
+    End,
+    Error(String),
+}
+
+fn scan_step(s: Scan, c: u8) -> Step {
+    use Scan::*;
+    let err = |ctx: &str| Step::Error(format!("invalid character {} {ctx}", go_quote_char(c)));
+    match s {
+        Begin => match c {
+            b'"' => Step::Continue(InString),
+            b'-' => Step::Continue(Neg),
+            b'0' => Step::Continue(Zero),
+            b'1'..=b'9' => Step::Continue(One),
+            b't' => Step::Continue(Lit(b"true", 1)),
+            b'f' => Step::Continue(Lit(b"false", 1)),
+            b'n' => Step::Continue(Lit(b"null", 1)),
+            _ => err("looking for beginning of value"),
+        },
+        InString => match c {
+            b'"' => Step::Continue(End),
+            b'\\' => Step::Continue(Esc),
+            c if c < 0x20 => err("in string literal"),
+            _ => Step::Continue(InString),
+        },
+        Esc => match c {
+            b'b' | b'f' | b'n' | b'r' | b't' | b'\\' | b'/' | b'"' => Step::Continue(InString),
+            b'u' => Step::Continue(EscU(0)),
+            _ => err("in string escape code"),
+        },
+        EscU(k) => {
+            if c.is_ascii_hexdigit() {
+                Step::Continue(if k == 3 { InString } else { EscU(k + 1) })
+            } else {
+                err("in \\u hexadecimal character escape")
+            }
+        }
+        Neg => match c {
+            b'0' => Step::Continue(Zero),
+            b'1'..=b'9' => Step::Continue(One),
+            _ => err("in numeric literal"),
+        },
+        One if c.is_ascii_digit() => Step::Continue(One),
+        One | Zero => match c {
+            b'.' => Step::Continue(Dot),
+            b'e' | b'E' => Step::Continue(E),
+            _ => Step::End,
+        },
+        Dot => {
+            if c.is_ascii_digit() {
+                Step::Continue(Dot0)
+            } else {
+                err("after decimal point in numeric literal")
+            }
+        }
+        Dot0 => match c {
+            b'0'..=b'9' => Step::Continue(Dot0),
+            b'e' | b'E' => Step::Continue(E),
+            _ => Step::End,
+        },
+        E if c == b'+' || c == b'-' => Step::Continue(ESign),
+        E | ESign => {
+            if c.is_ascii_digit() {
+                Step::Continue(E0)
+            } else {
+                err("in exponent of numeric literal")
+            }
+        }
+        E0 => {
+            if c.is_ascii_digit() {
+                Step::Continue(E0)
+            } else {
+                Step::End
+            }
+        }
+        Lit(word, i) => match word.get(i) {
+            Some(&want) if want == c => Step::Continue(if i + 1 == word.len() {
+                End
+            } else {
+                Lit(word, i + 1)
+            }),
+            Some(&want) => {
+                let name = std::str::from_utf8(word).unwrap_or("");
+                err(&format!(
+                    "in literal {name} (expecting {})",
+                    go_quote_char(want)
+                ))
+            }
+            None => Step::End,
+        },
+        End => Step::End,
+    }
+}
+
+impl GoDecoder<'_> {
+    fn peek(&mut self) -> Result<u8, String> {
+        while let Some(&c) = self.buf.get(self.scanp) {
+            if !is_go_space(c) {
+                return Ok(c);
+            }
+            self.scanp += 1;
+        }
+        Err("EOF".into())
+    }
+
+    fn more(&mut self) -> bool {
+        matches!(self.peek(), Ok(c) if c != b']' && c != b'}')
+    }
+
+    fn value_allowed(&self) -> bool {
+        matches!(
+            self.state,
+            TokState::TopValue
+                | TokState::ArrayStart
+                | TokState::ArrayValue
+                | TokState::ObjectValue
+        )
+    }
+
+    fn value_end(&mut self) {
+        self.state = match self.state {
+            TokState::ArrayStart | TokState::ArrayValue => TokState::ArrayComma,
+            TokState::ObjectValue => TokState::ObjectComma,
+            s => s,
+        };
+    }
+
+    fn token_error(&self, c: u8) -> String {
+        let ctx = match self.state {
+            TokState::TopValue
+            | TokState::ArrayStart
+            | TokState::ArrayValue
+            | TokState::ObjectValue => " looking for beginning of value",
+            TokState::ArrayComma => " after array element",
+            TokState::ObjectKey => " looking for beginning of object key string",
+            TokState::ObjectColon => " after object key",
+            TokState::ObjectComma => " after object key:value pair",
+            TokState::ObjectStart => "",
+        };
+        format!("invalid character {}{ctx}", go_quote_char(c))
+    }
+
+    /// Go's `Decoder.Token`.
+    fn token(&mut self) -> Result<GoTok, String> {
+        if let Some(e) = &self.err {
+            return Err(e.clone());
+        }
+        loop {
+            let c = self.peek()?;
+            match c {
+                b'[' | b'{' => {
+                    if !self.value_allowed() {
+                        return Err(self.token_error(c));
+                    }
+                    self.scanp += 1;
+                    self.stack.push(self.state);
+                    self.state = if c == b'[' {
+                        TokState::ArrayStart
+                    } else {
+                        TokState::ObjectStart
+                    };
+                    return Ok(GoTok::Delim(c));
+                }
+                b']' | b'}' => {
+                    let ok = if c == b']' {
+                        matches!(self.state, TokState::ArrayStart | TokState::ArrayComma)
+                    } else {
+                        matches!(self.state, TokState::ObjectStart | TokState::ObjectComma)
+                    };
+                    if !ok {
+                        return Err(self.token_error(c));
+                    }
+                    self.scanp += 1;
+                    self.state = self.stack.pop().unwrap_or(TokState::TopValue);
+                    self.value_end();
+                    return Ok(GoTok::Delim(c));
+                }
+                b':' => {
+                    if self.state != TokState::ObjectColon {
+                        return Err(self.token_error(c));
+                    }
+                    self.scanp += 1;
+                    self.state = TokState::ObjectValue;
+                }
+                b',' => match self.state {
+                    TokState::ArrayComma => {
+                        self.scanp += 1;
+                        self.state = TokState::ArrayValue;
+                    }
+                    TokState::ObjectComma => {
+                        self.scanp += 1;
+                        self.state = TokState::ObjectKey;
+                    }
+                    _ => return Err(self.token_error(c)),
+                },
+                b'"' if matches!(self.state, TokState::ObjectStart | TokState::ObjectKey) => {
+                    let text = self.read_value()?;
+                    self.state = TokState::ObjectColon;
+                    return match text {
+                        GoTok::Str(s) => Ok(GoTok::Str(s)),
+                        _ => Err("expected string".into()),
+                    };
+                }
+                _ => {
+                    if !self.value_allowed() {
+                        return Err(self.token_error(c));
+                    }
+                    let t = self.read_value()?;
+                    self.value_end();
+                    return Ok(t);
+                }
+            }
+        }
+    }
+
+    /// Go's `readValue` + unmarshal into `any` (with `UseNumber`) for one scalar.
+    fn read_value(&mut self) -> Result<GoTok, String> {
+        let start = self.scanp;
+        let mut st = Scan::Begin;
+        let mut i = start;
+        let mut ended = false;
+        while let Some(&c) = self.buf.get(i) {
+            match scan_step(st, c) {
+                Step::Continue(n) => st = n,
+                Step::End => {
+                    ended = true;
+                    break;
+                }
+                Step::Error(e) => {
+                    self.err = Some(e.clone());
+                    return Err(e);
+                }
+            }
+            i += 1;
+        }
+        if !ended {
+            // At EOF: the value is complete only if a space would end it.
+            if !matches!(scan_step(st, b' '), Step::End) {
+                let e = "unexpected EOF".to_string();
+                self.err = Some(e.clone());
+                return Err(e);
+            }
+        }
+        let text = std::str::from_utf8(self.buf.get(start..i).unwrap_or(b"")).unwrap_or("");
+        self.scanp = i;
+        Ok(match text.as_bytes().first() {
+            Some(b'"') => GoTok::Str(decode_string(text).unwrap_or_default()),
+            Some(b't') => GoTok::Bool(true),
+            Some(b'f') => GoTok::Bool(false),
+            Some(b'n') => GoTok::Null,
+            _ => GoTok::Num(text.to_string()),
+        })
+    }
+
+    /// cty's `impliedTypeForTok` and `unmarshal`, building the value directly.
+    fn value_for(&mut self, tok: GoTok, depth: usize) -> Result<Value, String> {
+        if depth > MAX_DEPTH {
+            return Err("exceeded max depth".into());
+        }
+        Ok(match tok {
+            GoTok::Null => Value::Null(Type::Dynamic),
+            GoTok::Bool(b) => Value::Bool(b),
+            GoTok::Str(s) => Value::string(s),
+            GoTok::Num(n) => {
+                Value::Number(Number::parse(&n).ok_or_else(|| "a number is required".to_string())?)
+            }
+            GoTok::Delim(b'[') => {
+                let mut elems = Vec::new();
+                loop {
+                    let t = self.token()?;
+                    if let GoTok::Delim(b']') = t {
+                        break;
+                    }
+                    elems.push(self.value_for(t, depth + 1)?);
+                }
+                Value::Tuple(elems)
+            }
+            GoTok::Delim(b'{') => {
+                let mut attrs = BTreeMap::new();
+                loop {
+                    let key = match self.token()? {
+                        GoTok::Delim(b'}') => break,
+                        GoTok::Str(k) => k,
+                        GoTok::Delim(d) => {
+                            return Err(format!("unexpected delimiter {}", go_quote_char(d)))
+                        }
+                        _ => return Err("expected string but found something else".into()),
+                    };
+                    let t = self.token()?;
+                    let v = self.value_for(t, depth + 1)?;
+                    let key = crate::value::nfc(key);
+                    if attrs.contains_key(&key) {
+                        return Err(format!(
+                            "duplicate {} property in JSON object",
+                            go_quote(&key)
+                        ));
+                    }
+                    attrs.insert(key, v);
+                }
+                Value::Object(attrs)
+            }
+            GoTok::Delim(d) => return Err(format!("unexpected token {}", go_quote_char(d))),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(line: usize, column: usize, byte: usize) -> Pos {
+        Pos { line, column, byte }
+    }
+
+    fn perr(src: &str) -> JsonError {
+        match parse(src) {
+            Ok(n) => panic!("expected an error for {src:?}, got {n:?}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn positions_order_and_duplicates() {
+        let src = "{\n  \"b\": 1,\n\t\"a\": [true, null],\n  \"b\": \"x\"\n}";
+        let node = parse(src).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(node.start, pos(1, 1, 0));
+        assert_eq!(node.end, pos(5, 2, src.len()));
+        let JsonKind::Object(props) = &node.kind else {
+            panic!("not an object")
+        };
+        let names: Vec<&str> = props.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["b", "a", "b"]);
+        assert_eq!(props[0].name_start, pos(2, 3, 4));
+        assert_eq!(props[0].name_end, pos(2, 6, 7));
+        assert_eq!(props[0].value.kind, JsonKind::Number("1".into()));
+        assert_eq!(props[0].value.start, pos(2, 8, 9));
+        // A tab counts two columns.
+        assert_eq!(props[1].name_start, pos(3, 3, 13));
+        let JsonKind::Array(items) = &props[1].value.kind else {
+            panic!("not an array")
+        };
+        assert_eq!(items[0].kind, JsonKind::Bool(true));
+        assert_eq!(items[1].kind, JsonKind::Null);
+        assert_eq!(items[1].start, pos(3, 15, 25));
+    }
+
+    #[test]
+    fn grapheme_columns_in_strings() {
+        let src = "[\"e\u{301}x\", 1]";
+        let node = parse(src).unwrap_or_else(|e| panic!("{e}"));
+        let JsonKind::Array(items) = &node.kind else {
+            panic!("not an array")
+        };
+        // "é" (2 code points, 1 grapheme) + "x" between quotes: 4 columns.
+        assert_eq!(items[0].end, pos(1, 6, 7));
+        assert_eq!(items[1].start, pos(1, 8, 9));
+    }
+
+    #[test]
+    fn string_escapes() {
+        let node = parse(r#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00\ud800x""#)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            node.kind,
+            JsonKind::String("a\"\\/\u{8}\u{c}\n\r\t\u{e9}\u{1f600}\u{fffd}x".into())
+        );
+    }
+
+    #[test]
+    fn syntax_errors() {
+        let cases: &[(&str, &str, &str, Pos)] = &[
+            (
+                "",
+                "Missing value",
+                "The JSON data ends prematurely.",
+                pos(1, 1, 0),
+            ),
+            (
+                "{\"a\": 1,}",
+                "Trailing comma in object",
+                "JSON does not permit a trailing comma after the final property in an object.",
+                pos(1, 8, 7),
+            ),
+            (
+                "[1,]",
+                "Trailing comma in array",
+                "JSON does not permit a trailing comma after the final value in an array.",
+                pos(1, 3, 2),
+            ),
+            (
+                "{\"a\" = 1}",
+                "Missing property value colon",
+                "JSON uses a colon as its name/value delimiter, not an equals sign.",
+                pos(1, 6, 5),
+            ),
+            (
+                "{\"a\" 1}",
+                "Missing property value colon",
+                "A colon must appear between an object property's name and its value.",
+                pos(1, 6, 5),
+            ),
+            (
+                "{\"a\"}",
+                "Missing object value",
+                "A JSON object attribute must have a value, introduced by a colon.",
+                pos(1, 5, 4),
+            ),
+            (
+                "{1: 2}",
+                "Invalid object property name",
+                "A JSON object property name must be a string",
+                pos(1, 2, 1),
+            ),
+            (
+                "{\"a\": 1",
+                "Unclosed object",
+                "No closing brace was found for this JSON object.",
+                pos(1, 1, 0),
+            ),
+            (
+                "[1",
+                "Unclosed object",
+                "No closing bracket was found for this JSON array.",
+                pos(1, 1, 0),
+            ),
+            (
+                "{\"a\": 1]",
+                "Mismatched braces",
+                "A JSON object must be closed with a brace, not a bracket.",
+                pos(1, 8, 7),
+            ),
+            (
+                "[1}",
+                "Mismatched brackets",
+                "A JSON array must be closed with a bracket, not a brace.",
+                pos(1, 3, 2),
+            ),
+            (
+                "1 2",
+                "Extraneous data after value",
+                "Extra characters appear after the JSON value.",
+                pos(1, 3, 2),
+            ),
+            (
+                "01",
+                "Invalid JSON number",
+                "There is a syntax error in the given JSON number.",
+                pos(1, 1, 0),
+            ),
+            (
+                "+1",
+                "Invalid JSON number",
+                "There is a syntax error in the given JSON number.",
+                pos(1, 1, 0),
+            ),
+            (
+                "1.",
+                "Invalid JSON number",
+                "There is a syntax error in the given JSON number.",
+                pos(1, 1, 0),
+            ),
+            (
+                "True",
+                "Invalid JSON keyword",
+                "\"True\" is not a valid JSON keyword. Did you mean \"true\"?",
+                pos(1, 1, 0),
+            ),
+            (
+                "nul",
+                "Invalid JSON keyword",
+                "\"nul\" is not a valid JSON keyword. Did you mean \"null\"?",
+                pos(1, 1, 0),
+            ),
+            (
+                "banana",
+                "Invalid JSON keyword",
+                "\"banana\" is not a valid JSON keyword.",
+                pos(1, 1, 0),
+            ),
+            (
+                "NaN",
+                "Invalid JSON keyword",
+                "The JavaScript identifier \"NaN\" cannot be used in JSON.",
+                pos(1, 1, 0),
+            ),
+            ("}", "Missing JSON value", VALUE_START, pos(1, 1, 0)),
+            (
+                "[]]",
+                "Extraneous data after value",
+                "Extra characters appear after the JSON value.",
+                pos(1, 3, 2),
+            ),
+            ("[,]", "Invalid start of value", VALUE_START, pos(1, 2, 1)),
+            (
+                "/* c */ 1",
+                "Invalid start of value",
+                VALUE_START,
+                pos(1, 1, 0),
+            ),
+            // HCL reports these at the token after its recovery point.
+            (
+                "[1 2]",
+                "Missing attribute seperator comma",
+                "A comma must appear between each value in an array.",
+                pos(1, 6, 5),
+            ),
+            (
+                "[1: 2]",
+                "Invalid array value",
+                "A colon is not used to introduce values in a JSON array.",
+                pos(1, 7, 6),
+            ),
+            (
+                "{\"a\": 1 \"b\": 2}",
+                "Missing attribute seperator comma",
+                "A comma must appear between each property definition in an object.",
+                pos(1, 16, 15),
+            ),
+            (
+                "\"abc",
+                "Invalid JSON string",
+                "There is a syntax error in the given JSON string.",
+                pos(1, 5, 4),
+            ),
+            (
+                "\"a\\qb\"",
+                "Invalid JSON string",
+                "There is a syntax error in the given JSON string.",
+                pos(1, 5, 4),
+            ),
+            (
+                "\"a\nb\"",
+                "Invalid JSON string",
+                "There is a syntax error in the given JSON string.",
+                pos(1, 3, 2),
+            ),
+        ];
+        for (src, summary, detail, at) in cases {
+            let e = perr(src);
+            assert_eq!(
+                (e.summary.as_str(), e.message.as_str(), e.pos),
+                (*summary, *detail, *at),
+                "{src:?}"
+            );
+        }
+        let e = perr("[1 2]");
+        assert_eq!(e.end, pos(1, 6, 5));
+        let e = perr("[true, nul]");
+        assert_eq!((e.pos, e.end), (pos(1, 8, 7), pos(1, 11, 10)));
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse(&ok).is_ok());
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let e = perr(&deep);
+        assert_eq!(e.summary, "Nesting too deep");
+        assert_eq!(e.pos, pos(1, MAX_DEPTH + 1, MAX_DEPTH));
+        let deep_obj = "{\"a\":".repeat(MAX_DEPTH + 1);
+        assert_eq!(perr(&deep_obj).summary, "Nesting too deep");
+    }
+
+    #[test]
+    fn decode_implied_types() {
+        let v = decode(r#"{"b": [1, "x", true, null], "a": {"n": 1.50e2}}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let want = Value::object_from([
+            ("a", Value::object_from([("n", Value::from(150))])),
+            (
+                "b",
+                Value::tuple(vec![
+                    Value::from(1),
+                    Value::from("x"),
+                    Value::from(true),
+                    Value::Null(Type::Dynamic),
+                ]),
+            ),
+        ]);
+        assert_eq!(v, want);
+        let big = decode("123456789012345678901234567890.000000000000000000001")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            encode(&big),
+            Ok("123456789012345678901234567890.000000000000000000001".into())
+        );
+        let e = match decode(r#"{"a": 1, "a": 2}"#) {
+            Err(e) => e,
+            Ok(v) => panic!("{v:?}"),
+        };
+        assert_eq!(e.message, "duplicate \"a\" property in JSON object");
+        assert_eq!(e.pos, pos(1, 10, 9));
+    }
+
+    #[test]
+    fn go_compatible_decoding() {
+        let ok = |src: &str| decode_go(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(
+            ok(r#" {"a": [1, "x", null, true]} "#),
+            Value::object_from([(
+                "a",
+                Value::tuple(vec![
+                    Value::from(1),
+                    Value::from("x"),
+                    Value::Null(Type::Dynamic),
+                    Value::from(true)
+                ])
+            )])
+        );
+        assert_eq!(ok("{}]"), Value::empty_object());
+        assert_eq!(ok("1.5e2"), Value::from(150));
+        let cases = [
+            ("", "EOF"),
+            ("   ", "EOF"),
+            ("{", "EOF"),
+            ("[1,", "EOF"),
+            ("\"abc", "unexpected EOF"),
+            ("tru", "unexpected EOF"),
+            ("1.", "unexpected EOF"),
+            (
+                "[1,]",
+                "invalid character ']' looking for beginning of value",
+            ),
+            ("[}", "invalid character '}' looking for beginning of value"),
+            (
+                "[!]",
+                "invalid character '!' looking for beginning of value",
+            ),
+            (
+                "{\"a\":1,}",
+                "invalid character '}' looking for beginning of object key string",
+            ),
+            ("{\"a\" 1}", "invalid character '1' after object key"),
+            (
+                "{\"a\":1 \"b\":2}",
+                "invalid character '\"' after object key:value pair",
+            ),
+            ("[1 2]", "invalid character '2' after array element"),
+            ("{1:2}", "invalid character '1'"),
+            ("[01]", "invalid character '1' after array element"),
+            (
+                "trux",
+                "invalid character 'x' in literal true (expecting 'e')",
+            ),
+            ("nul", "unexpected EOF"),
+            (
+                "nulL",
+                "invalid character 'L' in literal null (expecting 'l')",
+            ),
+            ("-x", "invalid character 'x' in numeric literal"),
+            (
+                "1.x",
+                "invalid character 'x' after decimal point in numeric literal",
+            ),
+            (
+                "1ex",
+                "invalid character 'x' in exponent of numeric literal",
+            ),
+            ("\"a\\q\"", "invalid character 'q' in string escape code"),
+            (
+                "\"\\u12x4\"",
+                "invalid character 'x' in \\u hexadecimal character escape",
+            ),
+            ("\"a\nb\"", "invalid character '\\n' in string literal"),
+            ("{}boop", "extraneous data after JSON object"),
+            ("1 2", "extraneous data after JSON object"),
+            (
+                "{\"a\": \"hello\", \"a\": true}",
+                "duplicate \"a\" property in JSON object",
+            ),
+            (
+                "'a'",
+                "invalid character '\\'' looking for beginning of value",
+            ),
+        ];
+        for (src, want) in cases {
+            assert_eq!(decode_go(src), Err(want.to_string()), "{src:?}");
+        }
+    }
+
+    #[test]
+    fn encoding() {
+        let v = Value::object_from([
+            ("z", Value::from(1)),
+            ("a", Value::set(Type::String, vec!["b".into(), "a".into()])),
+            ("m", Value::Null(Type::String)),
+            ("s", Value::from("<tag> & \"q\"\n\u{1}\u{2028}é")),
+        ]);
+        assert_eq!(
+            encode(&v),
+            Ok(r#"{"a":["a","b"],"m":null,"s":"\u003ctag\u003e \u0026 \"q\"\n\u0001\u2028é","z":1}"#.into())
+        );
+        assert_eq!(
+            encode(&Value::tuple(vec![Value::Unknown(Type::String)])),
+            Err("value is not known".into())
+        );
+        assert_eq!(
+            encode(&Value::Number(
+                Number::parse("1e3").unwrap_or_else(Number::zero)
+            )),
+            Ok("1000".into())
+        );
+        assert_eq!(quote("\u{8}\u{c}"), "\"\\u0008\\u000c\"");
+    }
+}
+
+#[cfg(test)]
+mod proptests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn arb_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null(Type::Dynamic)),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (any::<i64>(), 0u32..40).prop_map(|(m, s)| {
+                Value::Number(Number::parse(&format!("{m}e-{s}")).unwrap_or_else(Number::zero))
+            }),
+            "\\PC*".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Tuple),
+                prop::collection::btree_map("[a-z\u{e9}<]{0,4}", inner, 0..6)
+                    .prop_map(Value::Object),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn parse_never_panics(s in "\\PC*") {
+            let _ = parse(&s);
+            let _ = decode_go(&s);
+        }
+
+        #[test]
+        fn parse_never_panics_on_json_ish(s in "[\\[\\]{}\",:0-9eE+.\\-a-z\\\\ \n\t\r]{0,64}") {
+            let _ = parse(&s);
+            // Both decoders accept the same documents (up to trailing brackets).
+            if let Ok(v) = decode(&s) {
+                prop_assert_eq!(decode_go(&s), Ok(v));
+            }
+        }
+
+        #[test]
+        fn decode_encode_round_trip(v in arb_value()) {
+            let text = encode(&v).map_err(TestCaseError::fail)?;
+            let back = decode(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(&back, &v);
+            prop_assert_eq!(decode_go(&text), Ok(v));
+        }
+    }
+}
