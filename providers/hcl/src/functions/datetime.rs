@@ -1,5 +1,1387 @@
-//! datetime functions.
+//! Date and time functions, as Terraform 1.5 defines them: `formatdate` and `timeadd`
+//! (cty's stdlib `datetime.go`) and `timecmp` (Terraform's `funcs/datetime.go`).
+//! `timestamp` and `plantimestamp` are impure and not provided.
+//!
+//! Timestamps are parsed exactly as Go's `time.Parse(time.RFC3339, s)` does (Go 1.20):
+//! a one- or two-digit hour is accepted, a fraction of a second with `.` or `,` is
+//! accepted (and truncated to nanoseconds), UTC offsets up to `+24:60` are accepted, and
+//! errors carry Go's layout/value elements. `formatdate` and `timecmp` turn those errors
+//! into cty's friendlier wording ("not a valid RFC3339 timestamp: ..."); `timeadd` reports
+//! Go's own text (`parsing time "..." as "2006-01-02T15:04:05Z07:00": ...`) as cty does.
+//! Durations follow Go's `time.ParseDuration` (`1h30m`, `-10s`, `1.5h`, units `ns`, `us`,
+//! `µs`, `μs`, `ms`, `s`, `m`, `h`). Results are written as Go's `Format(time.RFC3339)`:
+//! whole seconds, `Z` for a zero offset, otherwise the offset of the input timestamp.
+//!
+//! The Go time parser is also used by `yamldecode` (YAML timestamps), hence the
+//! crate-visible helpers.
 
-use super::FunctionTable;
+use super::conversion::str_arg;
+use super::{FuncError, Function, FunctionTable, Param};
+use crate::number::Number;
+use crate::types::{go_quote, Type};
+use crate::value::Value;
 
-pub fn register(_t: &mut FunctionTable) {}
+pub fn register(t: &mut FunctionTable) {
+    t.add(Function::new(
+        "formatdate",
+        vec![
+            Param::new("format", Type::String),
+            Param::new("time", Type::String),
+        ],
+        Type::String,
+        formatdate,
+    ));
+    t.add(Function::new(
+        "timeadd",
+        vec![
+            Param::new("timestamp", Type::String),
+            Param::new("duration", Type::String),
+        ],
+        Type::String,
+        timeadd,
+    ));
+    t.add(Function::new(
+        "timecmp",
+        vec![
+            Param::new("timestamp_a", Type::String),
+            Param::new("timestamp_b", Type::String),
+        ],
+        Type::Number,
+        timecmp,
+    ));
+}
+
+fn formatdate(args: &[Value]) -> Result<Value, FuncError> {
+    let format = str_arg(args, 0)?;
+    let t = parse_timestamp(str_arg(args, 1)?).map_err(|e| FuncError::arg(1, e))?;
+    format_date(format, &t)
+        .map(Value::String)
+        .map_err(|e| FuncError::arg(0, e))
+}
+
+fn timeadd(args: &[Value]) -> Result<Value, FuncError> {
+    let ts = str_arg(args, 0)?;
+    let t = parse_rfc3339(ts).map_err(|e| FuncError::new(e.go_error()))?;
+    let d = parse_duration(str_arg(args, 1)?).map_err(FuncError::new)?;
+    let t = GoTime {
+        unix_nanos: t.unix_nanos + i128::from(d),
+        offset: t.offset,
+    };
+    Ok(Value::String(t.format_rfc3339()))
+}
+
+fn timecmp(args: &[Value]) -> Result<Value, FuncError> {
+    let a = parse_timestamp(str_arg(args, 0)?).map_err(|e| FuncError::arg(0, e))?;
+    let b = parse_timestamp(str_arg(args, 1)?).map_err(|e| FuncError::arg(1, e))?;
+    let r = match a.unix_nanos.cmp(&b.unix_nanos) {
+        std::cmp::Ordering::Less => -1,
+        std::cmp::Ordering::Equal => 0,
+        std::cmp::Ordering::Greater => 1,
+    };
+    Ok(Value::Number(Number::from_i64(r)))
+}
+
+// ---------------------------------------------------------------------------------------
+// Time values and calendar arithmetic.
+
+const NANOS_PER_SEC: i128 = 1_000_000_000;
+
+/// An instant (nanoseconds since the Unix epoch, UTC) and the UTC offset (seconds east)
+/// it is shown in, like a Go `time.Time` with a fixed zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GoTime {
+    pub unix_nanos: i128,
+    pub offset: i64,
+}
+
+/// The broken-down local time of a [`GoTime`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Civil {
+    year: i64,
+    month: i64,
+    day: i64,
+    hour: i64,
+    minute: i64,
+    second: i64,
+    /// 0 = Sunday.
+    weekday: i64,
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The date of a day number (inverse of [`days_from_civil`]).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn is_leap(y: i64) -> bool {
+    y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+}
+
+fn days_in(month: i64, year: i64) -> i64 {
+    match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+impl GoTime {
+    /// Go's `time.Date(...)` with a fixed offset (fields already in range).
+    #[allow(clippy::too_many_arguments)]
+    fn from_fields(
+        year: i64,
+        month: i64,
+        day: i64,
+        hour: i64,
+        minute: i64,
+        second: i64,
+        nanos: i64,
+        offset: i64,
+    ) -> GoTime {
+        let days = days_from_civil(year, month, day);
+        let local_secs = i128::from(days) * 86_400
+            + i128::from(hour) * 3600
+            + i128::from(minute) * 60
+            + i128::from(second);
+        GoTime {
+            unix_nanos: (local_secs - i128::from(offset)) * NANOS_PER_SEC + i128::from(nanos),
+            offset,
+        }
+    }
+
+    fn civil(&self) -> Civil {
+        let local = self.unix_nanos.div_euclid(NANOS_PER_SEC) + i128::from(self.offset);
+        let days = local.div_euclid(86_400);
+        let secs = local.rem_euclid(86_400) as i64;
+        let days =
+            i64::try_from(days).unwrap_or(if days < 0 { i64::MIN / 2 } else { i64::MAX / 2 });
+        let (year, month, day) = civil_from_days(days);
+        Civil {
+            year,
+            month,
+            day,
+            hour: secs / 3600,
+            minute: secs % 3600 / 60,
+            second: secs % 60,
+            weekday: (days + 4).rem_euclid(7),
+        }
+    }
+
+    /// Go's `Format(time.RFC3339)`.
+    pub(crate) fn format_rfc3339(&self) -> String {
+        let c = self.civil();
+        format!(
+            "{}-{:02}-{:02}T{:02}:{:02}:{:02}{}",
+            go_append_int(c.year, 4),
+            c.month,
+            c.day,
+            c.hour,
+            c.minute,
+            c.second,
+            self.format_zone(ZoneStyle::Iso8601Colon)
+        )
+    }
+
+    fn format_zone(&self, style: ZoneStyle) -> String {
+        if self.offset == 0 && style == ZoneStyle::Iso8601Colon {
+            return "Z".to_string();
+        }
+        let mut zone = self.offset / 60;
+        let sign = if zone < 0 {
+            zone = -zone;
+            '-'
+        } else {
+            '+'
+        };
+        let sep = if style == ZoneStyle::Num { "" } else { ":" };
+        format!(
+            "{sign}{}{sep}{}",
+            go_append_int(zone / 60, 2),
+            go_append_int(zone % 60, 2)
+        )
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ZoneStyle {
+    /// `Z07:00`
+    Iso8601Colon,
+    /// `-0700`
+    Num,
+    /// `-07:00`
+    NumColon,
+}
+
+/// Go's `appendInt(b, x, width)`: a sign, then at least `width` digits.
+fn go_append_int(x: i64, width: usize) -> String {
+    if x < 0 {
+        format!("-{:0width$}", x.unsigned_abs())
+    } else {
+        format!("{x:0width$}")
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Go's time.Parse, for the RFC 3339 layout and the layouts go-cty-yaml uses.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Chunk {
+    /// Literal text that must match.
+    Lit(&'static str),
+    /// `2006`
+    LongYear,
+    /// `1` / `01`
+    Month { zero: bool },
+    /// `2` / `02`
+    Day { zero: bool },
+    /// `15`
+    Hour,
+    /// `4` / `04`
+    Minute { zero: bool },
+    /// `5` / `05`
+    Second { zero: bool },
+    /// `.999999999`
+    FracSecond9,
+    /// `Z07:00`
+    Iso8601ColonTz,
+}
+
+impl Chunk {
+    fn text(self) -> &'static str {
+        match self {
+            Chunk::Lit(s) => s,
+            Chunk::LongYear => "2006",
+            Chunk::Month { zero: true } => "01",
+            Chunk::Month { zero: false } => "1",
+            Chunk::Day { zero: true } => "02",
+            Chunk::Day { zero: false } => "2",
+            Chunk::Hour => "15",
+            Chunk::Minute { zero: true } => "04",
+            Chunk::Minute { zero: false } => "4",
+            Chunk::Second { zero: true } => "05",
+            Chunk::Second { zero: false } => "5",
+            Chunk::FracSecond9 => ".999999999",
+            Chunk::Iso8601ColonTz => "Z07:00",
+        }
+    }
+}
+
+struct Layout {
+    text: &'static str,
+    chunks: &'static [Chunk],
+}
+
+const RFC3339: Layout = Layout {
+    text: "2006-01-02T15:04:05Z07:00",
+    chunks: &[
+        Chunk::LongYear,
+        Chunk::Lit("-"),
+        Chunk::Month { zero: true },
+        Chunk::Lit("-"),
+        Chunk::Day { zero: true },
+        Chunk::Lit("T"),
+        Chunk::Hour,
+        Chunk::Lit(":"),
+        Chunk::Minute { zero: true },
+        Chunk::Lit(":"),
+        Chunk::Second { zero: true },
+        Chunk::Iso8601ColonTz,
+    ],
+};
+
+/// go-cty-yaml's `allowedTimestampFormats`.
+const YAML_LAYOUTS: [Layout; 4] = [
+    Layout {
+        text: "2006-1-2T15:4:5.999999999Z07:00",
+        chunks: &[
+            Chunk::LongYear,
+            Chunk::Lit("-"),
+            Chunk::Month { zero: false },
+            Chunk::Lit("-"),
+            Chunk::Day { zero: false },
+            Chunk::Lit("T"),
+            Chunk::Hour,
+            Chunk::Lit(":"),
+            Chunk::Minute { zero: false },
+            Chunk::Lit(":"),
+            Chunk::Second { zero: false },
+            Chunk::FracSecond9,
+            Chunk::Iso8601ColonTz,
+        ],
+    },
+    Layout {
+        text: "2006-1-2t15:4:5.999999999Z07:00",
+        chunks: &[
+            Chunk::LongYear,
+            Chunk::Lit("-"),
+            Chunk::Month { zero: false },
+            Chunk::Lit("-"),
+            Chunk::Day { zero: false },
+            Chunk::Lit("t"),
+            Chunk::Hour,
+            Chunk::Lit(":"),
+            Chunk::Minute { zero: false },
+            Chunk::Lit(":"),
+            Chunk::Second { zero: false },
+            Chunk::FracSecond9,
+            Chunk::Iso8601ColonTz,
+        ],
+    },
+    Layout {
+        text: "2006-1-2 15:4:5.999999999",
+        chunks: &[
+            Chunk::LongYear,
+            Chunk::Lit("-"),
+            Chunk::Month { zero: false },
+            Chunk::Lit("-"),
+            Chunk::Day { zero: false },
+            Chunk::Lit(" "),
+            Chunk::Hour,
+            Chunk::Lit(":"),
+            Chunk::Minute { zero: false },
+            Chunk::Lit(":"),
+            Chunk::Second { zero: false },
+            Chunk::FracSecond9,
+        ],
+    },
+    Layout {
+        text: "2006-1-2",
+        chunks: &[
+            Chunk::LongYear,
+            Chunk::Lit("-"),
+            Chunk::Month { zero: false },
+            Chunk::Lit("-"),
+            Chunk::Day { zero: false },
+        ],
+    },
+];
+
+/// Go's `time.ParseError`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ParseError {
+    layout: &'static str,
+    value: String,
+    layout_elem: String,
+    value_elem: String,
+    message: String,
+}
+
+impl ParseError {
+    fn new(
+        layout: &Layout,
+        value: &[u8],
+        layout_elem: &str,
+        value_elem: &[u8],
+        message: String,
+    ) -> Self {
+        ParseError {
+            layout: layout.text,
+            value: String::from_utf8_lossy(value).into_owned(),
+            layout_elem: layout_elem.to_string(),
+            value_elem: String::from_utf8_lossy(value_elem).into_owned(),
+            message,
+        }
+    }
+
+    /// Go's `ParseError.Error()`.
+    pub(crate) fn go_error(&self) -> String {
+        if self.message.is_empty() {
+            format!(
+                "parsing time {} as {}: cannot parse {} as {}",
+                time_quote(&self.value),
+                time_quote(self.layout),
+                time_quote(&self.value_elem),
+                time_quote(&self.layout_elem)
+            )
+        } else {
+            format!("parsing time {}{}", time_quote(&self.value), self.message)
+        }
+    }
+
+    /// cty's `parseTimestamp` wording.
+    fn friendly(&self) -> String {
+        if self.layout_elem.is_empty() && self.value_elem.is_empty() && !self.message.is_empty() {
+            return format!("not a valid RFC3339 timestamp{}", self.message);
+        }
+        let what = match self.layout_elem.as_str() {
+            "2006" => "year",
+            "01" => "month",
+            "02" => "day of month",
+            "15" => "hour",
+            "04" => "minute",
+            "05" => "second",
+            "Z07:00" => "UTC offset",
+            "T" => {
+                return "not a valid RFC3339 timestamp: missing required time introducer 'T'"
+                    .to_string()
+            }
+            ":" | "-" => {
+                return if self.value_elem.is_empty() {
+                    format!(
+                        "not a valid RFC3339 timestamp: end of string where {} is expected",
+                        go_quote(&self.layout_elem)
+                    )
+                } else {
+                    format!(
+                        "not a valid RFC3339 timestamp: found {} where {} is expected",
+                        go_quote(&self.value_elem),
+                        go_quote(&self.layout_elem)
+                    )
+                };
+            }
+            _ => "timestamp segment",
+        };
+        if self.value_elem.is_empty() {
+            format!("not a valid RFC3339 timestamp: end of string before {what}")
+        } else {
+            format!(
+                "not a valid RFC3339 timestamp: cannot use {} as {what}",
+                go_quote(&self.value_elem)
+            )
+        }
+    }
+}
+
+/// The `time` package's own `quote`: ASCII as is (with `"` and `\` escaped), every byte of
+/// a non-ASCII or control character as `\xNN`.
+fn time_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if !c.is_ascii() || c < ' ' {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("\\x{b:02x}"));
+            }
+        } else {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn is_digit(s: &[u8], i: usize) -> bool {
+    s.get(i).is_some_and(u8::is_ascii_digit)
+}
+
+/// Go's `getnum`: one or two digits (`fixed`: exactly two).
+fn getnum(s: &[u8], fixed: bool) -> Option<(i64, &[u8])> {
+    let d0 = i64::from(*s.first().filter(|c| c.is_ascii_digit())? - b'0');
+    if !is_digit(s, 1) {
+        if fixed {
+            return None;
+        }
+        return Some((d0, s.get(1..)?));
+    }
+    let d1 = i64::from(s.get(1)? - b'0');
+    Some((d0 * 10 + d1, s.get(2..)?))
+}
+
+/// Go's `atoi` for the year: optional sign, then only digits.
+fn atoi(s: &[u8]) -> Option<i64> {
+    let (neg, digits) = match s.first() {
+        Some(b'-') => (true, s.get(1..)?),
+        Some(b'+') => (false, s.get(1..)?),
+        _ => (false, s),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut x: i64 = 0;
+    for &c in digits {
+        x = x.checked_mul(10)?.checked_add(i64::from(c - b'0'))?;
+    }
+    Some(if neg { -x } else { x })
+}
+
+fn comma_or_period(c: Option<&u8>) -> bool {
+    matches!(c, Some(b'.') | Some(b','))
+}
+
+/// Go's `parseNanoseconds(value, nbytes)` (the first byte is the separator).
+fn parse_nanoseconds(value: &[u8], nbytes: usize) -> Option<i64> {
+    let nbytes = nbytes.min(10);
+    let digits = value.get(1..nbytes)?;
+    let mut ns = atoi(digits)?;
+    for _ in 0..(10 - nbytes) {
+        ns *= 10;
+    }
+    Some(ns)
+}
+
+/// Go's `skip(value, prefix)`.
+fn skip<'a>(value: &'a [u8], prefix: &str) -> Result<&'a [u8], &'a [u8]> {
+    let mut value = value;
+    let mut prefix = prefix.as_bytes();
+    while let Some(&p) = prefix.first() {
+        if p == b' ' {
+            if value.first().is_some_and(|&c| c != b' ') {
+                return Err(value);
+            }
+            while prefix.first() == Some(&b' ') {
+                prefix = prefix.get(1..).unwrap_or_default();
+            }
+            while value.first() == Some(&b' ') {
+                value = value.get(1..).unwrap_or_default();
+            }
+            continue;
+        }
+        if value.first() != Some(&p) {
+            return Err(value);
+        }
+        prefix = prefix.get(1..).unwrap_or_default();
+        value = value.get(1..).unwrap_or_default();
+    }
+    Ok(value)
+}
+
+/// Go's `time.parse(layout, value, UTC, Local)` with `Local` = UTC.
+fn go_parse(layout: &Layout, input: &str) -> Result<GoTime, ParseError> {
+    let avalue = input.as_bytes();
+    let mut value = avalue;
+    let (mut year, mut month, mut day) = (0i64, -1i64, -1i64);
+    let (mut hour, mut min, mut sec, mut nsec) = (0i64, 0i64, 0i64, 0i64);
+    let mut zone_offset: Option<i64> = None;
+    let chunks = layout.chunks;
+    let mut idx = 0;
+    while idx < chunks.len() {
+        let chunk = chunks.get(idx).copied().unwrap_or(Chunk::Lit(""));
+        idx += 1;
+        if let Chunk::Lit(prefix) = chunk {
+            value = skip(value, prefix)
+                .map_err(|v| ParseError::new(layout, avalue, prefix, v, String::new()))?;
+            continue;
+        }
+        let hold = value;
+        let mut range_err: Option<&str> = None;
+        let mut ok = true;
+        match chunk {
+            Chunk::Lit(_) => {}
+            Chunk::LongYear => {
+                if value.len() < 4 || !is_digit(value, 0) {
+                    ok = false;
+                } else {
+                    let (p, rest) = value.split_at(4);
+                    value = rest;
+                    match atoi(p) {
+                        Some(y) => year = y,
+                        None => ok = false,
+                    }
+                }
+            }
+            Chunk::Month { zero } => match getnum(value, zero) {
+                Some((m, rest)) => {
+                    month = m;
+                    value = rest;
+                    if !(1..=12).contains(&m) {
+                        range_err = Some("month");
+                    }
+                }
+                None => ok = false,
+            },
+            Chunk::Day { zero } => match getnum(value, zero) {
+                Some((d, rest)) => {
+                    day = d;
+                    value = rest;
+                }
+                None => ok = false,
+            },
+            Chunk::Hour => match getnum(value, false) {
+                Some((h, rest)) => {
+                    hour = h;
+                    value = rest;
+                    if h >= 24 {
+                        range_err = Some("hour");
+                    }
+                }
+                None => ok = false,
+            },
+            Chunk::Minute { zero } => match getnum(value, zero) {
+                Some((m, rest)) => {
+                    min = m;
+                    value = rest;
+                    if m >= 60 {
+                        range_err = Some("minute");
+                    }
+                }
+                None => ok = false,
+            },
+            Chunk::Second { zero } => match getnum(value, zero) {
+                Some((s, rest)) => {
+                    sec = s;
+                    value = rest;
+                    if s >= 60 {
+                        range_err = Some("second");
+                    } else if value.len() >= 2
+                        && comma_or_period(value.first())
+                        && is_digit(value, 1)
+                        && chunks.get(idx) != Some(&Chunk::FracSecond9)
+                    {
+                        // A fraction in the value but not in the layout: take it anyway.
+                        let mut n = 2;
+                        while is_digit(value, n) {
+                            n += 1;
+                        }
+                        match parse_nanoseconds(value, n) {
+                            Some(ns) => nsec = ns,
+                            None => ok = false,
+                        }
+                        value = value.get(n..).unwrap_or_default();
+                    }
+                }
+                None => ok = false,
+            },
+            Chunk::FracSecond9 => {
+                if value.len() >= 2 && comma_or_period(value.first()) && is_digit(value, 1) {
+                    let mut i = 0;
+                    while is_digit(value, i + 1) {
+                        i += 1;
+                    }
+                    match parse_nanoseconds(value, 1 + i) {
+                        Some(ns) => nsec = ns,
+                        None => ok = false,
+                    }
+                    value = value.get(1 + i..).unwrap_or_default();
+                }
+            }
+            Chunk::Iso8601ColonTz => {
+                if value.first() == Some(&b'Z') {
+                    value = value.get(1..).unwrap_or_default();
+                    zone_offset = Some(0);
+                } else if value.len() < 6 || value.get(3) != Some(&b':') {
+                    ok = false;
+                } else {
+                    let sign = value.first().copied();
+                    let hh = value.get(1..3).unwrap_or_default();
+                    let mm = value.get(4..6).unwrap_or_default();
+                    value = value.get(6..).unwrap_or_default();
+                    let hr = getnum(hh, true).map(|x| x.0);
+                    let mn = match hr {
+                        Some(_) => getnum(mm, true).map(|x| x.0),
+                        None => None,
+                    };
+                    let (h, m) = (hr.unwrap_or(0), mn.unwrap_or(0));
+                    if hr.is_none() || mn.is_none() {
+                        ok = false;
+                    }
+                    if h > 24 {
+                        range_err = Some("time zone offset hour");
+                    }
+                    if m > 60 {
+                        range_err = Some("time zone offset minute");
+                    }
+                    let off = (h * 60 + m) * 60;
+                    match sign {
+                        Some(b'+') => zone_offset = Some(off),
+                        Some(b'-') => zone_offset = Some(-off),
+                        _ => ok = false,
+                    }
+                }
+            }
+        }
+        if let Some(what) = range_err {
+            return Err(ParseError::new(
+                layout,
+                avalue,
+                chunk.text(),
+                value,
+                format!(": {what} out of range"),
+            ));
+        }
+        if !ok {
+            return Err(ParseError::new(
+                layout,
+                avalue,
+                chunk.text(),
+                hold,
+                String::new(),
+            ));
+        }
+    }
+    if !value.is_empty() {
+        let shown = String::from_utf8_lossy(value).into_owned();
+        return Err(ParseError::new(
+            layout,
+            avalue,
+            "",
+            value,
+            format!(": extra text: {}", time_quote(&shown)),
+        ));
+    }
+    if day < 1 || day > days_in(month, year) {
+        return Err(ParseError::new(
+            layout,
+            avalue,
+            "",
+            value,
+            ": day out of range".to_string(),
+        ));
+    }
+    Ok(GoTime::from_fields(
+        year,
+        month,
+        day,
+        hour,
+        min,
+        sec,
+        nsec,
+        zone_offset.unwrap_or(0),
+    ))
+}
+
+/// `time.Parse(time.RFC3339, s)`.
+pub(crate) fn parse_rfc3339(s: &str) -> Result<GoTime, ParseError> {
+    go_parse(&RFC3339, s)
+}
+
+/// cty's `parseTimestamp`: RFC 3339 with friendly errors.
+fn parse_timestamp(s: &str) -> Result<GoTime, String> {
+    parse_rfc3339(s).map_err(|e| e.friendly())
+}
+
+/// go-cty-yaml's `parseTimestamp`: a YAML timestamp (four-digit year and `-` first), as
+/// the RFC 3339 text cty uses for times.
+pub(crate) fn parse_yaml_timestamp(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits != 4 || b.get(4) != Some(&b'-') {
+        return None;
+    }
+    YAML_LAYOUTS
+        .iter()
+        .find_map(|l| go_parse(l, s).ok())
+        .map(|t| t.format_rfc3339())
+}
+
+// ---------------------------------------------------------------------------------------
+// Go's time.ParseDuration.
+
+const UNITS: [(&str, u64); 8] = [
+    ("ns", 1),
+    ("us", 1_000),
+    ("\u{b5}s", 1_000),
+    ("\u{3bc}s", 1_000),
+    ("ms", 1_000_000),
+    ("s", 1_000_000_000),
+    ("m", 60_000_000_000),
+    ("h", 3_600_000_000_000),
+];
+
+/// Go's `time.ParseDuration`, in nanoseconds.
+pub(crate) fn parse_duration(orig: &str) -> Result<i64, String> {
+    let invalid = || format!("time: invalid duration {}", time_quote(orig));
+    let mut s = orig.as_bytes();
+    let mut d: u64 = 0;
+    let mut neg = false;
+    if let Some(&c) = s.first() {
+        if c == b'-' || c == b'+' {
+            neg = c == b'-';
+            s = s.get(1..).unwrap_or_default();
+        }
+    }
+    if s == b"0" {
+        return Ok(0);
+    }
+    if s.is_empty() {
+        return Err(invalid());
+    }
+    const LIMIT: u64 = 1 << 63;
+    while !s.is_empty() {
+        let c = s.first().copied().unwrap_or(0);
+        if !(c == b'.' || c.is_ascii_digit()) {
+            return Err(invalid());
+        }
+        // The integer part.
+        let before = s.len();
+        let mut v: u64 = 0;
+        while let Some(&c) = s.first().filter(|c| c.is_ascii_digit()) {
+            if v > LIMIT / 10 {
+                return Err(invalid());
+            }
+            v = v * 10 + u64::from(c - b'0');
+            if v > LIMIT {
+                return Err(invalid());
+            }
+            s = s.get(1..).unwrap_or_default();
+        }
+        let pre = before != s.len();
+        // The fraction.
+        let mut f: u64 = 0;
+        let mut scale: f64 = 1.0;
+        let mut post = false;
+        if s.first() == Some(&b'.') {
+            s = s.get(1..).unwrap_or_default();
+            let before = s.len();
+            let mut overflow = false;
+            while let Some(&c) = s.first().filter(|c| c.is_ascii_digit()) {
+                s = s.get(1..).unwrap_or_default();
+                if overflow {
+                    continue;
+                }
+                if f > (LIMIT - 1) / 10 {
+                    overflow = true;
+                    continue;
+                }
+                let y = f * 10 + u64::from(c - b'0');
+                if y > LIMIT {
+                    overflow = true;
+                    continue;
+                }
+                f = y;
+                scale *= 10.0;
+            }
+            post = before != s.len();
+        }
+        if !pre && !post {
+            return Err(invalid());
+        }
+        // The unit.
+        let ulen = s
+            .iter()
+            .position(|&c| c == b'.' || c.is_ascii_digit())
+            .unwrap_or(s.len());
+        if ulen == 0 {
+            return Err(format!(
+                "time: missing unit in duration {}",
+                time_quote(orig)
+            ));
+        }
+        let (u, rest) = s.split_at(ulen);
+        s = rest;
+        let unit = UNITS
+            .iter()
+            .find(|(name, _)| name.as_bytes() == u)
+            .map(|&(_, n)| n)
+            .ok_or_else(|| {
+                format!(
+                    "time: unknown unit {} in duration {}",
+                    time_quote(&String::from_utf8_lossy(u)),
+                    time_quote(orig)
+                )
+            })?;
+        if v > LIMIT / unit {
+            return Err(invalid());
+        }
+        v *= unit;
+        if f > 0 {
+            v = v.wrapping_add((f as f64 * (unit as f64 / scale)) as u64);
+            if v > LIMIT {
+                return Err(invalid());
+            }
+        }
+        d = d.wrapping_add(v);
+        if d > LIMIT {
+            return Err(invalid());
+        }
+    }
+    if neg {
+        return Ok((d as i64).wrapping_neg());
+    }
+    if d > LIMIT - 1 {
+        return Err(invalid());
+    }
+    Ok(d as i64)
+}
+
+// ---------------------------------------------------------------------------------------
+// formatdate.
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const WEEKDAYS: [&str; 7] = [
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+];
+
+fn starts_verb(b: u8) -> bool {
+    b.is_ascii_alphabetic()
+}
+
+/// cty's `splitDateFormat` over the whole input: quoted literals (with `''` escapes),
+/// runs of one repeated letter (verbs), and other literal text.
+fn split_date_format(data: &[u8]) -> Vec<&[u8]> {
+    const ESC: u8 = b'\'';
+    let mut out = Vec::new();
+    let mut rest = data;
+    while let Some(&first) = rest.first() {
+        let n = if first == ESC {
+            if rest.get(1) == Some(&ESC) {
+                2
+            } else {
+                let mut end = rest.len();
+                let mut i = 1;
+                while i < rest.len() {
+                    if rest.get(i) == Some(&ESC) {
+                        if i + 1 == rest.len() {
+                            end = rest.len();
+                            break;
+                        }
+                        if rest.get(i + 1) == Some(&ESC) {
+                            i += 2;
+                            continue;
+                        }
+                        end = i + 1;
+                        break;
+                    }
+                    i += 1;
+                }
+                end
+            }
+        } else if starts_verb(first) {
+            rest.iter().position(|&c| c != first).unwrap_or(rest.len())
+        } else {
+            rest.iter()
+                .skip(1)
+                .position(|&c| c == ESC || starts_verb(c))
+                .map_or(rest.len(), |p| p + 1)
+        };
+        let (tok, tail) = rest.split_at(n.max(1).min(rest.len()));
+        out.push(tok);
+        rest = tail;
+    }
+    out
+}
+
+fn format_date(format: &str, t: &GoTime) -> Result<String, String> {
+    const ESC: u8 = b'\'';
+    let c = t.civil();
+    let mut buf: Vec<u8> = Vec::with_capacity(format.len() + 16);
+    for tok in split_date_format(format.as_bytes()) {
+        let first = tok.first().copied().unwrap_or(0);
+        let verb = || go_quote(&String::from_utf8_lossy(tok));
+        let len = tok.len();
+        if first == ESC {
+            if tok.last() != Some(&ESC) || len == 1 {
+                return Err("unterminated literal '".to_string());
+            }
+            if len == 2 {
+                buf.push(ESC);
+            } else {
+                let raw = tok.get(1..len - 1).unwrap_or_default();
+                let mut i = 0;
+                while let Some(&b) = raw.get(i) {
+                    buf.push(b);
+                    if b == ESC {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        if !starts_verb(first) {
+            buf.extend_from_slice(tok);
+            continue;
+        }
+        let text = match (first, len) {
+            (b'Y', 2) => format!("{:02}", c.year % 100),
+            (b'Y', 4) => format!("{:04}", c.year),
+            (b'Y', _) => {
+                return Err(format!(
+                    "invalid date format verb {}: year must either be \"YY\" or \"YYYY\"",
+                    verb()
+                ))
+            }
+            (b'M', 1) => c.month.to_string(),
+            (b'M', 2) => format!("{:02}", c.month),
+            (b'M', 3) => month_name(c.month).chars().take(3).collect(),
+            (b'M', 4) => month_name(c.month).to_string(),
+            (b'M', _) => {
+                return Err(format!(
+                "invalid date format verb {}: month must be \"M\", \"MM\", \"MMM\", or \"MMMM\"",
+                verb()
+            ))
+            }
+            (b'D', 1) => c.day.to_string(),
+            (b'D', 2) => format!("{:02}", c.day),
+            (b'D', _) => {
+                return Err(format!(
+                    "invalid date format verb {}: day of month must either be \"D\" or \"DD\"",
+                    verb()
+                ))
+            }
+            (b'E', 3) => weekday_name(c.weekday).chars().take(3).collect(),
+            (b'E', 4) => weekday_name(c.weekday).to_string(),
+            (b'E', _) => {
+                return Err(format!(
+                    "invalid date format verb {}: day of week must either be \"EEE\" or \"EEEE\"",
+                    verb()
+                ))
+            }
+            (b'h', 1) => c.hour.to_string(),
+            (b'h', 2) => format!("{:02}", c.hour),
+            (b'h', _) => {
+                return Err(format!(
+                    "invalid date format verb {}: 24-hour must either be \"h\" or \"hh\"",
+                    verb()
+                ))
+            }
+            (b'H', 1) => hour12(c.hour).to_string(),
+            (b'H', 2) => format!("{:02}", hour12(c.hour)),
+            (b'H', _) => {
+                return Err(format!(
+                    "invalid date format verb {}: 12-hour must either be \"H\" or \"HH\"",
+                    verb()
+                ))
+            }
+            (b'A' | b'a', 2) => {
+                let pm = c.hour / 12 == 1;
+                match (first == b'A', pm) {
+                    (true, false) => "AM".into(),
+                    (true, true) => "PM".into(),
+                    (false, false) => "am".into(),
+                    (false, true) => "pm".into(),
+                }
+            }
+            (b'A' | b'a', _) => {
+                let l = char::from(first);
+                return Err(format!(
+                    "invalid date format verb {}: must be \"{l}{l}\"",
+                    verb()
+                ));
+            }
+            (b'm', 1) => c.minute.to_string(),
+            (b'm', 2) => format!("{:02}", c.minute),
+            (b'm', _) => {
+                return Err(format!(
+                    "invalid date format verb {}: minute must either be \"m\" or \"mm\"",
+                    verb()
+                ))
+            }
+            (b's', 1) => c.second.to_string(),
+            (b's', 2) => format!("{:02}", c.second),
+            (b's', _) => {
+                return Err(format!(
+                    "invalid date format verb {}: second must either be \"s\" or \"ss\"",
+                    verb()
+                ))
+            }
+            (b'Z', 1) => t.format_zone(ZoneStyle::Iso8601Colon),
+            (b'Z', 3) => {
+                let z = t.format_zone(ZoneStyle::Num);
+                if z == "+0000" {
+                    "UTC".into()
+                } else {
+                    z
+                }
+            }
+            (b'Z', 4) => t.format_zone(ZoneStyle::Num),
+            (b'Z', 5) => t.format_zone(ZoneStyle::NumColon),
+            (b'Z', _) => {
+                return Err(format!(
+                    "invalid date format verb {}: timezone must be Z, ZZZZ, or ZZZZZ",
+                    verb()
+                ))
+            }
+            _ => return Err(format!("invalid date format verb {}", verb())),
+        };
+        buf.extend_from_slice(text.as_bytes());
+    }
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+fn month_name(m: i64) -> &'static str {
+    usize::try_from(m - 1)
+        .ok()
+        .and_then(|i| MONTHS.get(i))
+        .copied()
+        .unwrap_or("%!Month")
+}
+
+fn weekday_name(d: i64) -> &'static str {
+    usize::try_from(d)
+        .ok()
+        .and_then(|i| WEEKDAYS.get(i))
+        .copied()
+        .unwrap_or("%!Weekday")
+}
+
+fn hour12(h: i64) -> i64 {
+    match h % 12 {
+        0 => 12,
+        x => x,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fmt(format: &str, ts: &str) -> Result<String, String> {
+        let t = parse_timestamp(ts)?;
+        format_date(format, &t)
+    }
+
+    const TS: &str = "2006-01-02T15:04:05Z";
+
+    #[test]
+    fn formatdate_cty_cases() {
+        let ok = [
+            ("", ""),
+            ("YYYY-MM-DD", "2006-01-02"),
+            ("EEE, MMM D ''YY", "Mon, Jan 2 '06"),
+            ("hh:mm:ss", "15:04:05"),
+            ("H 'o''clock' AA", "3 o'clock PM"),
+            ("H 'o''clock'", "3 o'clock"),
+            ("hh:mm:ssZZZZ", "15:04:05+0000"),
+            ("hh:mm:ssZZZZZ", "15:04:05+00:00"),
+            ("MMMM", "January"),
+            ("EEEE", "Monday"),
+            ("aa", "pm"),
+            ("YYYY-MM-DD'T'hh:mm:ssZ", "2006-01-02T15:04:05Z"),
+            ("DD MMM YYYY hh:mm ZZZ", "02 Jan 2006 15:04 UTC"),
+            (
+                "EEEE, DD-MMM-YY hh:mm:ss ZZZ",
+                "Monday, 02-Jan-06 15:04:05 UTC",
+            ),
+            (
+                "EEE, DD MMM YYYY hh:mm:ss ZZZ",
+                "Mon, 02 Jan 2006 15:04:05 UTC",
+            ),
+            ("M/D/YY h:m:s", "1/2/06 15:4:5"),
+        ];
+        for (f, want) in ok {
+            assert_eq!(fmt(f, TS).unwrap(), want, "{f}");
+        }
+        let errs = [
+            (
+                "Y",
+                "invalid date format verb \"Y\": year must either be \"YY\" or \"YYYY\"",
+            ),
+            (
+                "YYYYY",
+                "invalid date format verb \"YYYYY\": year must either be \"YY\" or \"YYYY\"",
+            ),
+            ("A", "invalid date format verb \"A\": must be \"AA\""),
+            ("a", "invalid date format verb \"a\": must be \"aa\""),
+            ("'blah blah", "unterminated literal '"),
+            ("'", "unterminated literal '"),
+            (
+                "ZZ",
+                "invalid date format verb \"ZZ\": timezone must be Z, ZZZZ, or ZZZZZ",
+            ),
+            ("q", "invalid date format verb \"q\""),
+        ];
+        for (f, want) in errs {
+            assert_eq!(fmt(f, TS).unwrap_err(), want, "{f}");
+        }
+    }
+
+    #[test]
+    fn formatdate_offsets() {
+        assert_eq!(
+            fmt("hh:mm Z ZZZ ZZZZ ZZZZZ", "2018-01-04T23:12:01-08:00").unwrap(),
+            "23:12 -08:00 -0800 -0800 -08:00"
+        );
+        assert_eq!(
+            fmt("YYYY-MM-DD hh:mm Z", "2018-01-04T23:12:01+05:30").unwrap(),
+            "2018-01-04 23:12 +05:30"
+        );
+        assert_eq!(fmt("EEEE", "2000-02-29T00:00:00Z").unwrap(), "Tuesday");
+        assert_eq!(fmt("H AA", "2000-02-29T00:00:00Z").unwrap(), "12 AM");
+        assert_eq!(fmt("H aa", "2000-02-29T12:00:00Z").unwrap(), "12 pm");
+    }
+
+    #[test]
+    fn timestamp_parse_errors() {
+        let cases = [
+            ("", "not a valid RFC3339 timestamp: end of string before year"),
+            ("2017-01-02", "not a valid RFC3339 timestamp: missing required time introducer 'T'"),
+            ("2017-12-02t00:00:00Z", "not a valid RFC3339 timestamp: missing required time introducer 'T'"),
+            ("2017:01:02", "not a valid RFC3339 timestamp: found \":01:02\" where \"-\" is expected"),
+            ("2017", "not a valid RFC3339 timestamp: end of string where \"-\" is expected"),
+            ("2017-01-02T", "not a valid RFC3339 timestamp: end of string before hour"),
+            ("2017-01-02T00", "not a valid RFC3339 timestamp: end of string where \":\" is expected"),
+            ("2017-01-02T00:00:00", "not a valid RFC3339 timestamp: end of string before UTC offset"),
+            ("2017-01-02T26:00:00Z", "not a valid RFC3339 timestamp: cannot use \":00:00Z\" as hour"),
+            ("2017-13-02T00:00:00Z", "not a valid RFC3339 timestamp: cannot use \"-02T00:00:00Z\" as month"),
+            ("2017-02-31T00:00:00Z", "not a valid RFC3339 timestamp: day out of range"),
+            (
+                "\"2017-12-02T00:00:00Z\"",
+                "not a valid RFC3339 timestamp: cannot use \"\\\"2017-12-02T00:00:00Z\\\"\" as year",
+            ),
+            ("2-12-02T00:00:00Z", "not a valid RFC3339 timestamp: cannot use \"2-12-02T00:00:00Z\" as year"),
+            ("bloop", "not a valid RFC3339 timestamp: cannot use \"bloop\" as year"),
+            ("2017-11-22 00:00:00Z", "not a valid RFC3339 timestamp: missing required time introducer 'T'"),
+            ("2017-11-22T00:00:00Zjunk", "not a valid RFC3339 timestamp: cannot use \"junk\" as timestamp segment"),
+            ("2017-11-22T00:00:00+0100", "not a valid RFC3339 timestamp: cannot use \"+0100\" as UTC offset"),
+            ("2017-11-22T00:60:00Z", "not a valid RFC3339 timestamp: cannot use \":00Z\" as minute"),
+        ];
+        for (ts, want) in cases {
+            assert_eq!(parse_timestamp(ts).unwrap_err(), want, "{ts:?}");
+        }
+    }
+
+    #[test]
+    fn timestamp_parse_leniency() {
+        // One-digit hours, fractions with a comma, offsets up to 24 hours.
+        assert!(parse_timestamp("2017-11-22T1:00:00Z").is_ok());
+        let t = parse_timestamp("2017-11-22T00:00:00,5Z").unwrap();
+        assert_eq!(t.unix_nanos % NANOS_PER_SEC, 500_000_000);
+        assert!(parse_timestamp("2017-11-22T00:00:00+24:00").is_ok());
+        assert!(parse_timestamp("2016-02-29T00:00:00Z").is_ok());
+        assert!(parse_timestamp("2000-02-29T00:00:00Z").is_ok());
+        assert!(parse_timestamp("1900-02-29T00:00:00Z").is_err());
+    }
+
+    #[test]
+    fn timeadd_results() {
+        let add = |ts: &str, d: &str| -> Result<String, String> {
+            let t = parse_rfc3339(ts).map_err(|e| e.go_error())?;
+            let d = parse_duration(d)?;
+            Ok(GoTime {
+                unix_nanos: t.unix_nanos + i128::from(d),
+                offset: t.offset,
+            }
+            .format_rfc3339())
+        };
+        assert_eq!(
+            add("2017-11-22T00:00:00Z", "1s").unwrap(),
+            "2017-11-22T00:00:01Z"
+        );
+        assert_eq!(
+            add("2017-11-22T00:00:00Z", "10m1s").unwrap(),
+            "2017-11-22T00:10:01Z"
+        );
+        assert_eq!(
+            add("2017-11-22T00:00:00Z", "-1h").unwrap(),
+            "2017-11-21T23:00:00Z"
+        );
+        assert_eq!(
+            add("2017-11-22T00:00:00Z", "1.5h").unwrap(),
+            "2017-11-22T01:30:00Z"
+        );
+        assert_eq!(
+            add("2017-11-22T00:00:00+01:00", "24h").unwrap(),
+            "2017-11-23T00:00:00+01:00"
+        );
+        assert_eq!(
+            add("2017-11-22T00:00:00+00:00", "0").unwrap(),
+            "2017-11-22T00:00:00Z"
+        );
+        assert_eq!(
+            add("2017-11-22T00:00:00.9Z", "200ms").unwrap(),
+            "2017-11-22T00:00:01Z"
+        );
+        assert_eq!(
+            add("2000-02-28T23:00:00Z", "1h").unwrap(),
+            "2000-02-29T00:00:00Z"
+        );
+        assert_eq!(
+            add("0001-01-01T00:00:00Z", "-1h").unwrap(),
+            "0000-12-31T23:00:00Z"
+        );
+        assert_eq!(
+            add("2017-11-22", "1h").unwrap_err(),
+            "parsing time \"2017-11-22\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"\" as \"T\""
+        );
+        assert_eq!(
+            add("2017-13-22T00:00:00Z", "1h").unwrap_err(),
+            "parsing time \"2017-13-22T00:00:00Z\": month out of range"
+        );
+        assert_eq!(
+            add("2017-11-22T00:00:00Z", "1d").unwrap_err(),
+            "time: unknown unit \"d\" in duration \"1d\""
+        );
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("1h30m").unwrap(), 5_400_000_000_000);
+        assert_eq!(parse_duration("-10s").unwrap(), -10_000_000_000);
+        assert_eq!(parse_duration("+.5s").unwrap(), 500_000_000);
+        assert_eq!(parse_duration("1\u{b5}s").unwrap(), 1000);
+        assert_eq!(parse_duration("1\u{3bc}s").unwrap(), 1000);
+        assert_eq!(parse_duration("1.0000000001s").unwrap(), 1_000_000_000);
+        assert_eq!(parse_duration("-9223372036854775808ns").unwrap(), i64::MIN);
+        assert_eq!(parse_duration("0").unwrap(), 0);
+        assert_eq!(
+            parse_duration("").unwrap_err(),
+            "time: invalid duration \"\""
+        );
+        assert_eq!(
+            parse_duration("1").unwrap_err(),
+            "time: missing unit in duration \"1\""
+        );
+        assert_eq!(
+            parse_duration(".s").unwrap_err(),
+            "time: invalid duration \".s\""
+        );
+        assert_eq!(
+            parse_duration("9223372036854775808ns").unwrap_err(),
+            "time: invalid duration \"9223372036854775808ns\""
+        );
+        assert_eq!(
+            parse_duration("3\u{b5}x").unwrap_err(),
+            "time: unknown unit \"\\xc2\\xb5x\" in duration \"3\\xc2\\xb5x\""
+        );
+    }
+
+    #[test]
+    fn yaml_timestamps() {
+        assert_eq!(
+            parse_yaml_timestamp("2006-1-2").unwrap(),
+            "2006-01-02T00:00:00Z"
+        );
+        assert_eq!(
+            parse_yaml_timestamp("2001-12-14t21:59:43.10-05:00").unwrap(),
+            "2001-12-14T21:59:43-05:00"
+        );
+        assert_eq!(
+            parse_yaml_timestamp("2001-12-14 21:59:43.10").unwrap(),
+            "2001-12-14T21:59:43Z"
+        );
+        assert!(parse_yaml_timestamp("2001-12-14 21:59:43.10 -5").is_none());
+        assert!(parse_yaml_timestamp("12-14").is_none());
+    }
+
+    #[test]
+    fn calendar_round_trip() {
+        for days in [-800_000i64, -1, 0, 1, 11_016, 20_000, 2_932_896] {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days);
+        }
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+    }
+}

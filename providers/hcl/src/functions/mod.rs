@@ -198,7 +198,7 @@ pub fn call_function(f: &Function, args: &[Value]) -> Result<Value, FuncError> {
         let c = convert(a, &p.ty).map_err(|e| {
             FuncError::arg(
                 i,
-                format!("invalid value for \"{}\" parameter: {e}", p.name),
+                format!("invalid value for \"{}\" parameter: {}", p.name, e.message),
             )
         })?;
         converted.push(c);
