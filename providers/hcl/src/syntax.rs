@@ -1,0 +1,479 @@
+//! The native syntax: source files, positions as HCL counts them, and parsing through
+//! hcl-edit with its errors turned into diagnostics.
+//!
+//! Positions: `line` counts from 1 (a line ends at `\n`), `column` counts Unicode grapheme
+//! clusters from 1, `byte` is the 0-based byte offset. A [`SourceFile`] may start at a
+//! `base` position other than the start of a file (the JSON syntax parses templates found
+//! inside JSON strings): positions on the first line of the text are shifted by the base
+//! column, positions on later lines by the base line, and every byte offset by the base byte.
+//!
+//! Parsing differences from hcl-edit that are corrected here:
+//! - hcl-edit reads number literals through `u64`/`f64`, so integers above `u64::MAX` and
+//!   numbers beyond the `f64` range fail to parse. HCL numbers are arbitrary precision: such a
+//!   literal is replaced, for hcl-edit only, by zeros of the same length, and the evaluator
+//!   reads every number literal again from the original text (see [`number_literal`]).
+//! - hcl-edit's recursive-descent parser limits nesting to 64 levels; deeply nested input is
+//!   parsed on a helper thread with a large stack so that reaching that limit is a diagnostic,
+//!   never a stack overflow (whatever the caller's stack size).
+
+// Diagnostics are plain data returned by value, as everywhere in this crate.
+#![allow(clippy::result_large_err)]
+
+use std::ops::Range as Span;
+use std::sync::OnceLock;
+
+use hcl_edit::expr::Expression;
+use hcl_edit::structure::Body;
+use hcl_edit::template::Template;
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::diag::{Diagnostic, Pos, Range};
+use crate::number::Number;
+
+/// One source text with the name diagnostics report it under.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+    /// The position of the first byte of `text` in the file it comes from.
+    pub base: Pos,
+    line_starts: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    /// A whole file: positions start at line 1, column 1, byte 0.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        SourceFile::with_base(
+            name,
+            text,
+            Pos {
+                line: 1,
+                column: 1,
+                byte: 0,
+            },
+        )
+    }
+
+    /// A text that starts at `base` in the file `name` (e.g. a template inside a JSON string).
+    pub fn with_base(name: impl Into<String>, text: impl Into<String>, base: Pos) -> SourceFile {
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+            base,
+            line_starts: OnceLock::new(),
+        }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(
+                self.text
+                    .bytes()
+                    .enumerate()
+                    .filter(|(_, b)| *b == b'\n')
+                    .map(|(i, _)| i + 1),
+            );
+            starts
+        })
+    }
+
+    /// The position of byte `offset` of the text (clamped to the text's length).
+    pub fn pos(&self, offset: usize) -> Pos {
+        let offset = offset.min(self.text.len());
+        let starts = self.line_starts();
+        let line_index = match starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let line_start = starts.get(line_index).copied().unwrap_or(0);
+        let columns = match self.text.get(line_start..offset) {
+            Some(prefix) => prefix.graphemes(true).count(),
+            // Not on a character boundary (never for parser spans): count bytes instead.
+            None => offset - line_start,
+        };
+        if line_index == 0 {
+            Pos {
+                line: self.base.line,
+                column: self.base.column + columns,
+                byte: self.base.byte + offset,
+            }
+        } else {
+            Pos {
+                line: self.base.line + line_index,
+                column: 1 + columns,
+                byte: self.base.byte + offset,
+            }
+        }
+    }
+
+    /// The range of the byte span `span` of the text.
+    pub fn range(&self, span: Span<usize>) -> Range {
+        Range {
+            filename: self.name.clone(),
+            start: self.pos(span.start),
+            end: self.pos(span.end.max(span.start)),
+        }
+    }
+
+    /// The text of `span`, if it is a valid span of the text.
+    pub fn slice(&self, span: Span<usize>) -> Option<&str> {
+        self.text.get(span)
+    }
+}
+
+/// Inputs with at most this many nesting characters are parsed on the caller's stack.
+const INLINE_NESTING_BUDGET: usize = 16;
+/// The stack size of the helper thread that parses input which may nest deeply.
+const PARSER_STACK_SIZE: usize = 64 << 20;
+/// At most this many oversized number literals are worked around in one input.
+const MAX_NUMBER_FIXES: usize = 256;
+
+/// Parses a configuration file body.
+pub fn parse_body(src: &SourceFile) -> Result<Body, Diagnostic> {
+    parse_with(src, hcl_edit::parser::parse_body)
+}
+
+/// Parses one expression (the whole text). As in HCL, a standalone expression may be
+/// surrounded by whitespace and comments and, when it starts after some, may span lines
+/// ("as if wrapped in parentheses").
+pub fn parse_expr(src: &SourceFile) -> Result<Expression, Diagnostic> {
+    let err = match parse_with(src, hcl_edit::parser::parse_expr) {
+        Ok(e) => return Ok(e),
+        Err(err) => err,
+    };
+    let lead = skip_trivia(&src.text, 0);
+    if lead > 0 && lead < src.text.len() {
+        // Wrap in parentheses without moving the expression: the first byte of the leading
+        // trivia becomes `(`, the rest blanks (same byte length), and `)` is appended.
+        let mut wrapped = String::with_capacity(src.text.len() + 1);
+        wrapped.push('(');
+        wrapped.extend(std::iter::repeat_n(' ', lead - 1));
+        wrapped.push_str(src.text.get(lead..).unwrap_or_default());
+        wrapped.push_str("\n)");
+        let shadow = SourceFile::with_base(src.name.clone(), wrapped, src.base);
+        return match parse_with(&shadow, hcl_edit::parser::parse_expr) {
+            Ok(Expression::Parenthesis(p)) => Ok(p.into_inner()),
+            Ok(other) => Ok(other),
+            Err(_) => Err(err),
+        };
+    }
+    // Trailing trivia only: parse the text before it.
+    let at = err
+        .subject
+        .as_ref()
+        .map(|r| r.start.byte.saturating_sub(src.base.byte))
+        .unwrap_or(0);
+    if at > 0 && at < src.text.len() && skip_trivia(&src.text, at) == src.text.len() {
+        let head = SourceFile::with_base(
+            src.name.clone(),
+            src.text.get(..at).unwrap_or_default(),
+            src.base,
+        );
+        if let Ok(e) = parse_with(&head, hcl_edit::parser::parse_expr) {
+            return Ok(e);
+        }
+    }
+    Err(err)
+}
+
+/// The offset of the first byte at or after `from` that is not whitespace or a comment.
+fn skip_trivia(text: &str, from: usize) -> usize {
+    let mut i = from;
+    loop {
+        let Some(rest) = text.get(i..) else {
+            return i;
+        };
+        let trimmed = rest.trim_start();
+        i += rest.len() - trimmed.len();
+        if trimmed.starts_with('#') || trimmed.starts_with("//") {
+            i += trimmed.find('\n').map_or(trimmed.len(), |n| n + 1);
+        } else if let Some(body) = trimmed.strip_prefix("/*") {
+            match body.find("*/") {
+                Some(n) => i += 2 + n + 2,
+                None => return i,
+            }
+        } else {
+            return i;
+        }
+    }
+}
+
+/// Parses a standalone template (the whole text is template source, as in a template file).
+pub fn parse_template(src: &SourceFile) -> Result<Template, Diagnostic> {
+    parse_with(src, hcl_edit::parser::parse_template)
+}
+
+fn parse_with<T: Send>(
+    src: &SourceFile,
+    parse: fn(&str) -> Result<T, hcl_edit::parser::Error>,
+) -> Result<T, Diagnostic> {
+    let nesting_chars = src
+        .text
+        .bytes()
+        .filter(|b| matches!(b, b'(' | b'[' | b'{' | b'-' | b'!' | b'?'))
+        .count();
+    if nesting_chars <= INLINE_NESTING_BUDGET {
+        return parse_fixing_numbers(src, parse);
+    }
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("hcl-parser".into())
+            .stack_size(PARSER_STACK_SIZE)
+            .spawn_scoped(scope, || parse_fixing_numbers(src, parse));
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(|_| {
+                Err(Diagnostic::error(
+                    "Parser failure",
+                    "The parser stopped unexpectedly on this input.",
+                    Some(src.range(0..0)),
+                ))
+            }),
+            Err(e) => Err(Diagnostic::error(
+                "Parser unavailable",
+                format!("Cannot start the parser thread: {e}."),
+                Some(src.range(0..0)),
+            )),
+        }
+    })
+}
+
+fn parse_fixing_numbers<T>(
+    src: &SourceFile,
+    parse: fn(&str) -> Result<T, hcl_edit::parser::Error>,
+) -> Result<T, Diagnostic> {
+    let mut text: Option<String> = None;
+    for _ in 0..=MAX_NUMBER_FIXES {
+        let current = text.as_deref().unwrap_or(&src.text);
+        match parse(current) {
+            Ok(parsed) => return Ok(parsed),
+            Err(err) => {
+                let offset = err.location().offset();
+                match oversized_number_at(current, offset) {
+                    Some(span) => {
+                        let mut fixed = current.to_string();
+                        fixed.replace_range(span.clone(), &"0".repeat(span.len()));
+                        text = Some(fixed);
+                    }
+                    None => return Err(parse_error_diagnostic(src, &err)),
+                }
+            }
+        }
+    }
+    Err(Diagnostic::error(
+        "Too many large numbers",
+        format!(
+            "At most {MAX_NUMBER_FIXES} number literals beyond 64-bit range are supported in one input."
+        ),
+        Some(src.range(0..0)),
+    ))
+}
+
+/// The span of an HCL number literal around byte `offset` (where hcl-edit reported an error)
+/// that hcl-edit cannot represent, if there is one.
+fn oversized_number_at(text: &str, offset: usize) -> Option<Span<usize>> {
+    let bytes = text.as_bytes();
+    let mut start = offset.min(bytes.len());
+    while start > 0
+        && bytes
+            .get(start - 1)
+            .is_some_and(|b| b.is_ascii_digit() || *b == b'.')
+    {
+        start -= 1;
+    }
+    // Skip a leading fraction part (`.5` is not a literal) and find a literal start.
+    while start < bytes.len() && !bytes.get(start).is_some_and(u8::is_ascii_digit) {
+        start += 1;
+    }
+    if start > 0 {
+        let before = bytes.get(start - 1).copied().unwrap_or(b' ');
+        if before.is_ascii_alphanumeric() || before == b'_' || before == b'.' || before >= 0x80 {
+            return None;
+        }
+    }
+    let len = number_literal_len(bytes.get(start..)?);
+    if len == 0 || start + len < offset {
+        return None;
+    }
+    let literal = text.get(start..start + len)?;
+    let representable = if literal.bytes().all(|b| b.is_ascii_digit()) {
+        literal.parse::<u64>().is_ok()
+    } else {
+        literal.parse::<f64>().is_ok_and(f64::is_finite)
+    };
+    (!representable).then_some(start..start + len)
+}
+
+/// The length of the HCL number literal at the start of `bytes`:
+/// `digits ["." digits] [("e"|"E") ["+"|"-"] digits]`, 0 if there is none.
+fn number_literal_len(bytes: &[u8]) -> usize {
+    let digits = |from: usize| {
+        bytes.get(from..).map_or(0, |rest| {
+            rest.iter().take_while(|b| b.is_ascii_digit()).count()
+        })
+    };
+    let mut len = digits(0);
+    if len == 0 {
+        return 0;
+    }
+    if bytes.get(len) == Some(&b'.') {
+        let frac = digits(len + 1);
+        if frac > 0 {
+            len += 1 + frac;
+        }
+    }
+    if matches!(bytes.get(len), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(bytes.get(len + 1), Some(b'+' | b'-')));
+        let exp = digits(len + 1 + sign);
+        if exp > 0 {
+            len += 1 + sign + exp;
+        }
+    }
+    len
+}
+
+fn parse_error_diagnostic(src: &SourceFile, err: &hcl_edit::parser::Error) -> Diagnostic {
+    let offset = err.location().offset().min(src.text.len());
+    let end = src
+        .text
+        .get(offset..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(offset, |c| offset + c.len_utf8());
+    let message = err.message();
+    let (summary, detail) = if message.contains("nesting depth") {
+        (
+            "Nesting too deep",
+            "Expressions, templates and blocks may be nested at most 64 levels deep.".to_string(),
+        )
+    } else if message.contains("chained binary operators") {
+        (
+            "Too many operators",
+            "An expression may chain at most 128 binary operators.".to_string(),
+        )
+    } else {
+        ("Invalid syntax", sentence(message))
+    };
+    Diagnostic::error(summary, detail, Some(src.range(offset..end)))
+}
+
+/// `message` as a sentence: first letter upper case, a final period.
+fn sentence(message: &str) -> String {
+    let mut chars = message.chars();
+    let mut out: String = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => "The input is not valid HCL".to_string(),
+    };
+    if !out.ends_with('.') {
+        out.push('.');
+    }
+    out
+}
+
+/// The exact value of the number literal whose source is `raw` (the text of an hcl-edit
+/// `Expression::Number` span, which may start with `-` and blanks or comments for a
+/// negative literal).
+pub fn number_literal(raw: &str) -> Option<Number> {
+    let negative = raw.starts_with('-');
+    let digits_start = raw
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+        .last()
+        .map(|(i, _)| i)?;
+    let literal = raw.get(digits_start..)?.trim_start_matches(['-', '+']);
+    let n = Number::parse(literal)?;
+    Some(if negative { n.neg() } else { n })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(line: usize, column: usize, byte: usize) -> Pos {
+        Pos { line, column, byte }
+    }
+
+    #[test]
+    fn positions_count_lines_and_grapheme_columns() {
+        let src = SourceFile::new("f.hcl", "ab\nñe\u{301}x = 1\n");
+        assert_eq!(src.pos(0), pos(1, 1, 0));
+        assert_eq!(src.pos(2), pos(1, 3, 2));
+        assert_eq!(src.pos(3), pos(2, 1, 3));
+        // "ñ" is 2 bytes, "e\u{301}" one grapheme of 3 bytes.
+        assert_eq!(src.pos(8), pos(2, 3, 8));
+        assert_eq!(src.pos(100), pos(3, 1, 14));
+    }
+
+    #[test]
+    fn base_shifts_the_first_line_only() {
+        let src = SourceFile::with_base("f.json", "a\nb", pos(4, 10, 50));
+        assert_eq!(src.pos(1), pos(4, 11, 51));
+        assert_eq!(src.pos(2), pos(5, 1, 52));
+        let r = src.range(0..3);
+        assert_eq!(r.filename, "f.json");
+        assert_eq!((r.start, r.end), (pos(4, 10, 50), pos(5, 2, 53)));
+    }
+
+    #[test]
+    fn parse_errors_become_diagnostics() {
+        let src = SourceFile::new("t.hcl", "a = \n");
+        let err = parse_body(&src).unwrap_err();
+        assert_eq!(err.summary, "Invalid syntax");
+        let subject = err.subject.unwrap();
+        assert_eq!(subject.start.line, 1);
+    }
+
+    #[test]
+    fn standalone_expressions_may_have_trivia_around_and_newlines_inside() {
+        use hcl_edit::Span as _;
+        for (text, start) in [
+            (" 1 + 2 ", 1),
+            ("\n  # comment\n  a.b /* c */\n", 15),
+            ("a # trailing comment\n", 0),
+            ("  [1,\n 2] ", 2),
+            ("  1 +\n  2", 2),
+        ] {
+            let src = SourceFile::new("t", text);
+            let e = parse_expr(&src).unwrap_or_else(|d| panic!("{text:?}: {d:?}"));
+            assert_eq!(e.span().map(|s| s.start), Some(start), "{text:?}");
+        }
+        assert!(parse_expr(&SourceFile::new("t", "1 +\n2")).is_err());
+        assert!(parse_expr(&SourceFile::new("t", " ")).is_err());
+        assert!(parse_expr(&SourceFile::new("t", "1 2")).is_err());
+    }
+
+    #[test]
+    fn huge_number_literals_parse() {
+        for text in [
+            "18446744073709551616",
+            "1e400",
+            "[1, 123456789012345678901234567890, 1.5e999]",
+            "-99999999999999999999",
+        ] {
+            let src = SourceFile::new("t", text);
+            assert!(parse_expr(&src).is_ok(), "{text}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_a_diagnostic() {
+        let text = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+        let err = parse_expr(&SourceFile::new("t", text)).unwrap_err();
+        assert_eq!(err.summary, "Nesting too deep");
+        let text = format!("{}[1]{}", "[for x in ".repeat(100), " : x]".repeat(100));
+        let err = parse_expr(&SourceFile::new("t", text)).unwrap_err();
+        assert_eq!(err.summary, "Nesting too deep");
+    }
+
+    #[test]
+    fn number_literals_read_exactly() {
+        let n = |s: &str| number_literal(s).map(|n| n.to_string());
+        assert_eq!(n("1.50e3").as_deref(), Some("1500"));
+        assert_eq!(n("- /* c */ 7").as_deref(), Some("-7"));
+        assert_eq!(n("-1e-2").as_deref(), Some("-0.01"));
+        assert_eq!(
+            n("123456789012345678901234567890").as_deref(),
+            Some("123456789012345678901234567890")
+        );
+    }
+}

@@ -1,0 +1,179 @@
+//! `cloudspec hcl ...`: HCL configurations (Terraform, Nomad...) evaluated as HashiCorp's
+//! implementation evaluates them (docs/hcl.md).
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use cloudspec_hcl::eval::{body_to_value, EvalContext};
+use cloudspec_hcl::syntax::{parse_body, SourceFile};
+use cloudspec_hcl::{Diagnostic, Value};
+
+use super::{EXIT_OK, EXIT_USAGE};
+
+const EVAL_AFTER_HELP: &str = "\
+Examples:
+  cloudspec hcl eval main.tf
+  cloudspec hcl eval --vars '{\"env\": \"prod\", \"count\": 3}' job.nomad.hcl
+  cloudspec hcl eval --vars vars.json config.hcl
+  echo 'x = upper(\"abc\")' | cloudspec hcl eval -
+
+Prints one JSON object: each attribute of the file with its evaluated value, and each block
+type as nested objects (one level per block label) ending in a list of the blocks' bodies:
+  name = \"x\"                  ->  \"name\": \"x\"
+  locals { a = 1 }             ->  \"locals\": [{\"a\": 1}]
+  resource \"t\" \"n\" { b = 2 }   ->  \"resource\": {\"t\": {\"n\": [{\"b\": 2}]}}
+Expressions may use the variables given with --vars and Terraform's built-in functions
+(minus those reading files or the clock). Numbers are printed exactly.
+
+Diagnostics are printed on stderr, one per line, as `file:line:col: error: summary: detail`;
+when there is any error nothing is printed on stdout.
+
+Exit status: 0 the file evaluated without errors; 2 the file cannot be read, does not parse,
+an expression fails, or --vars is invalid.";
+
+#[derive(Debug, Subcommand)]
+pub enum HclCommand {
+    /// Evaluate an HCL file and print its attributes as JSON.
+    #[command(after_help = EVAL_AFTER_HELP)]
+    Eval(HclEvalArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HclEvalArgs {
+    /// The HCL file to evaluate; `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Variables: a JSON object (`{"name": value, ...}`), or the path of a file holding one.
+    /// Each property becomes a variable; JSON objects become HCL objects, arrays tuples.
+    #[arg(long, value_name = "JSON|FILE")]
+    pub vars: Option<String>,
+}
+
+pub(super) fn hcl(cmd: HclCommand) -> u8 {
+    match cmd {
+        HclCommand::Eval(args) => eval(args),
+    }
+}
+
+fn eval(args: HclEvalArgs) -> u8 {
+    let vars = match args.vars.as_deref().map(load_vars).transpose() {
+        Ok(vars) => vars.unwrap_or_default(),
+        Err(message) => {
+            eprintln!("error: --vars: {message}");
+            return EXIT_USAGE;
+        }
+    };
+    let (name, text) = match read_input(&args.file) {
+        Ok(x) => x,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return EXIT_USAGE;
+        }
+    };
+    let src = SourceFile::new(name, text);
+    let body = match parse_body(&src) {
+        Ok(body) => body,
+        Err(diag) => {
+            print_diagnostics(&src, &[diag]);
+            return EXIT_USAGE;
+        }
+    };
+    let ctx = EvalContext::new().with_variables(vars);
+    let (value, diags) = body_to_value(&body, &ctx, &src);
+    print_diagnostics(&src, &diags);
+    if cloudspec_hcl::diag::has_errors(&diags) {
+        return EXIT_USAGE;
+    }
+    match cloudspec_hcl::json::encode(&unknowns_to_null(value)) {
+        Ok(json) => {
+            println!("{json}");
+            EXIT_OK
+        }
+        Err(message) => {
+            eprintln!("error: cannot print the result as JSON: {message}");
+            EXIT_USAGE
+        }
+    }
+}
+
+/// The file's name for diagnostics and its text.
+fn read_input(path: &Path) -> Result<(String, String), String> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(("<stdin>".to_string(), text));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read file: {e}", path.display()))?;
+    Ok((path.display().to_string(), text))
+}
+
+/// The variables of `--vars`: inline JSON (starting with `{` or `[`) or a file holding it.
+fn load_vars(arg: &str) -> Result<BTreeMap<String, Value>, String> {
+    let text = if arg.trim_start().starts_with(['{', '[']) {
+        arg.to_string()
+    } else {
+        std::fs::read_to_string(arg).map_err(|e| format!("{arg}: cannot read file: {e}"))?
+    };
+    match cloudspec_hcl::json::decode(&text) {
+        Ok(Value::Object(vars)) => Ok(vars),
+        Ok(other) => Err(format!(
+            "expected a JSON object of variables, found {}",
+            other.ty().friendly_name()
+        )),
+        Err(e) => Err(format!("invalid JSON: {e}")),
+    }
+}
+
+/// Unknown values (only produced by failed expressions, which are reported) print as null.
+fn unknowns_to_null(v: Value) -> Value {
+    match v {
+        Value::Unknown(t) => Value::Null(t),
+        Value::List(t, vs) => Value::List(t, vs.into_iter().map(unknowns_to_null).collect()),
+        Value::Set(t, vs) => Value::Set(t, vs.into_iter().map(unknowns_to_null).collect()),
+        Value::Tuple(vs) => Value::Tuple(vs.into_iter().map(unknowns_to_null).collect()),
+        Value::Map(t, m) => Value::Map(
+            t,
+            m.into_iter()
+                .map(|(k, v)| (k, unknowns_to_null(v)))
+                .collect(),
+        ),
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| (k, unknowns_to_null(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// One line per diagnostic: `file:line:col: error: summary: detail`.
+fn print_diagnostics(src: &SourceFile, diags: &[Diagnostic]) {
+    for d in diags {
+        eprintln!("{}", diagnostic_line(src, d));
+    }
+}
+
+fn diagnostic_line(src: &SourceFile, d: &Diagnostic) -> String {
+    let place = match &d.subject {
+        Some(r) => format!("{}:{}:{}", r.filename, r.start.line, r.start.column),
+        None => src.name.clone(),
+    };
+    let mut line = format!("{place}: {}: {}", d.severity.as_str(), d.summary);
+    if !d.detail.is_empty() {
+        line.push_str(": ");
+        let detail: Vec<&str> = d
+            .detail
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        line.push_str(&detail.join(" "));
+    }
+    line
+}
