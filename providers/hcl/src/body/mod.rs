@@ -1,0 +1,539 @@
+//! Bodies: HCL's syntax-agnostic information model (`hcl.Body`, `hcl.Expression`) for both
+//! syntaxes, schema decoding, merged bodies and dynamic blocks.
+//!
+//! - [`parse_native`] reads the native syntax (through [`crate::syntax`] and hcl-edit),
+//!   [`parse_json`] the JSON syntax (through [`crate::json::parse`]), [`parse_file`]
+//!   chooses by file name (`.json` suffix: JSON).
+//! - [`Body::content`], [`Body::partial_content`] and [`Body::just_attributes`] decode a body
+//!   against a [`BodySchema`] as `hcl.Body` does, with HCL's diagnostics (summaries, details
+//!   and subject ranges) for each syntax: "Unsupported argument", "Unsupported block type",
+//!   "Missing required argument", "Extraneous label for ...", "Missing NAME for ...",
+//!   "Extraneous JSON object property", "Incorrect JSON value type", "Duplicate argument"...
+//! - [`Body::merge`] is `hcl.MergeBodies`; [`expand_dynamic`] is `ext/dynblock.Expand`.
+//! - [`Expr`] is `hcl.Expression`: [`Expr::value`] evaluates (JSON strings are templates
+//!   unless the context is the nil context [`EvalContext::empty`]), and the static analyses
+//!   [`Expr::as_list`], [`Expr::as_map`], [`Expr::as_traversal`], [`Expr::as_call`],
+//!   [`Expr::as_keyword`] follow `hcl.ExprList`, `hcl.ExprMap`, `hcl.AbsTraversalForExpr`,
+//!   `hcl.ExprCall` and `hcl.ExprAsKeyword`; [`expr_list`], [`expr_map`],
+//!   [`abs_traversal_for_expr`] and [`expr_call`] return HCL's diagnostics when the analysis
+//!   does not apply.
+//!
+//! Ranges are `hcl.Range`s: native ranges as hclsyntax reports them (a block body's
+//! "missing item range" is the zero-width range at its opening brace, a file's at its first
+//! token), JSON ranges as HCL's JSON parser does (an object's missing item range is its
+//! closing brace, an array's its opening bracket).
+
+mod dynblock;
+mod expr;
+mod json;
+mod native;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::diag::{Diagnostic, Pos, Range};
+use crate::eval::TraverseStep;
+use crate::types::go_quote;
+
+pub use dynblock::expand_dynamic;
+pub use expr::{abs_traversal_for_expr, expr_call, expr_list, expr_map, Expr};
+
+/// An absolute traversal (`hcl.Traversal`): a root name, then attribute and index steps,
+/// with the source range of the whole traversal.
+pub type Traversal = (Vec<TraverseStep>, Range);
+
+/// `hcl.AttributeSchema`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttributeSchema {
+    pub name: String,
+    pub required: bool,
+}
+
+impl AttributeSchema {
+    pub fn new(name: impl Into<String>, required: bool) -> AttributeSchema {
+        AttributeSchema {
+            name: name.into(),
+            required,
+        }
+    }
+}
+
+/// `hcl.BlockHeaderSchema`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockHeaderSchema {
+    pub type_name: String,
+    pub label_names: Vec<String>,
+}
+
+impl BlockHeaderSchema {
+    pub fn new<S: Into<String>>(
+        type_name: impl Into<String>,
+        label_names: impl IntoIterator<Item = S>,
+    ) -> BlockHeaderSchema {
+        BlockHeaderSchema {
+            type_name: type_name.into(),
+            label_names: label_names.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// `hcl.BodySchema`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BodySchema {
+    pub attributes: Vec<AttributeSchema>,
+    pub blocks: Vec<BlockHeaderSchema>,
+}
+
+/// `hcl.Attribute`: an attribute definition found in a body.
+#[derive(Clone, Debug)]
+pub struct Attribute {
+    pub name: String,
+    pub expr: Expr,
+    pub range: Range,
+    pub name_range: Range,
+}
+
+/// `hcl.Block`: a block found in a body.
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub type_name: String,
+    pub labels: Vec<String>,
+    pub body: Body,
+    pub def_range: Range,
+    pub type_range: Range,
+    pub label_ranges: Vec<Range>,
+}
+
+/// `hcl.BodyContent`: what a schema selected from a body. Blocks are in source order.
+#[derive(Clone, Debug, Default)]
+pub struct BodyContent {
+    pub attributes: BTreeMap<String, Attribute>,
+    pub blocks: Vec<Block>,
+    pub missing_item_range: Range,
+}
+
+/// A body (`hcl.Body`): native syntax, JSON syntax, a merge of several bodies, a body whose
+/// `dynamic` blocks expand, or a body whose attributes are all unknown (the content of a
+/// dynamic block with an unknown `for_each`). Cheap to clone.
+#[derive(Clone)]
+pub struct Body(pub(crate) BodyKind);
+
+#[derive(Clone)]
+pub(crate) enum BodyKind {
+    Native(native::NativeBody),
+    Json(json::JsonBody),
+    Merged(Arc<[Body]>),
+    Expand(Arc<dynblock::ExpandBody>),
+    Unknown(Arc<Body>),
+}
+
+impl fmt::Debug for Body {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match &self.0 {
+            BodyKind::Native(_) => "native",
+            BodyKind::Json(_) => "json",
+            BodyKind::Merged(_) => "merged",
+            BodyKind::Expand(_) => "dynamic",
+            BodyKind::Unknown(_) => "unknown",
+        };
+        write!(f, "Body({kind}, {})", self.missing_item_range())
+    }
+}
+
+impl Body {
+    /// `hcl.Body.Content`: the attributes and blocks `schema` names; anything else in the
+    /// body is an error.
+    pub fn content(&self, schema: &BodySchema) -> (BodyContent, Vec<Diagnostic>) {
+        match &self.0 {
+            BodyKind::Native(b) => b.content(schema),
+            BodyKind::Json(b) => b.content(schema),
+            BodyKind::Merged(bodies) => {
+                let (content, _, diags) = merged_content(bodies, schema, false);
+                (content, diags)
+            }
+            BodyKind::Expand(b) => b.content(schema),
+            BodyKind::Unknown(b) => {
+                let (content, diags) = b.content(schema);
+                (unknown_content(content), diags)
+            }
+        }
+    }
+
+    /// `hcl.Body.PartialContent`: like [`Body::content`], but what the schema does not name
+    /// is returned as the remaining body instead of being an error.
+    pub fn partial_content(&self, schema: &BodySchema) -> (BodyContent, Body, Vec<Diagnostic>) {
+        match &self.0 {
+            BodyKind::Native(b) => b.partial_content(schema),
+            BodyKind::Json(b) => b.partial_content(schema),
+            BodyKind::Merged(bodies) => merged_content(bodies, schema, true),
+            BodyKind::Expand(b) => b.partial_content(schema),
+            BodyKind::Unknown(b) => {
+                let (content, remain, diags) = b.partial_content(schema);
+                (
+                    unknown_content(content),
+                    Body(BodyKind::Unknown(Arc::new(remain))),
+                    diags,
+                )
+            }
+        }
+    }
+
+    /// `hcl.Body.JustAttributes`: every attribute of the body (blocks are errors; in the
+    /// JSON syntax the body must be a single object).
+    pub fn just_attributes(&self) -> (BTreeMap<String, Attribute>, Vec<Diagnostic>) {
+        match &self.0 {
+            BodyKind::Native(b) => b.just_attributes(),
+            BodyKind::Json(b) => b.just_attributes(),
+            BodyKind::Merged(bodies) => merged_just_attributes(bodies),
+            BodyKind::Expand(b) => b.just_attributes(),
+            BodyKind::Unknown(b) => {
+                let (attrs, diags) = b.just_attributes();
+                (unknown_attributes(attrs), diags)
+            }
+        }
+    }
+
+    /// `hcl.Body.MissingItemRange`: where to report an item that is missing.
+    pub fn missing_item_range(&self) -> Range {
+        match &self.0 {
+            BodyKind::Native(b) => b.missing_item_range(),
+            BodyKind::Json(b) => b.missing_item_range(),
+            BodyKind::Merged(bodies) => merged_missing_item_range(bodies),
+            BodyKind::Expand(b) => b.missing_item_range(),
+            BodyKind::Unknown(b) => b.missing_item_range(),
+        }
+    }
+
+    /// `hcl.MergeBodies` (and `hcl.MergeFiles`): several bodies seen as one. Attributes may
+    /// be defined in only one of them ("Duplicate argument"); blocks are concatenated in
+    /// order. Merged bodies given here are flattened.
+    pub fn merge(bodies: Vec<Body>) -> Body {
+        let mut flat = Vec::with_capacity(bodies.len());
+        for body in bodies {
+            match body.0 {
+                BodyKind::Merged(children) => flat.extend(children.iter().cloned()),
+                other => flat.push(Body(other)),
+            }
+        }
+        Body(BodyKind::Merged(flat.into()))
+    }
+
+    /// `hcl.EmptyBody`: a body without content.
+    pub fn empty() -> Body {
+        Body(BodyKind::Merged(Arc::from(Vec::new())))
+    }
+
+    /// True for the body of a block generated from a dynamic block whose `for_each` is
+    /// unknown (dynblock's `unknownBody`, whose `Unknown()` is true): every attribute in it
+    /// is unknown, and hcldec makes the blocks' value unknown.
+    pub fn is_unknown(&self) -> bool {
+        matches!(self.0, BodyKind::Unknown(_))
+    }
+}
+
+/// Parses a file in the native syntax. `None` when the file cannot be parsed (the
+/// diagnostics say why).
+pub fn parse_native(name: &str, text: &str) -> (Option<Body>, Vec<Diagnostic>) {
+    native::parse(name, text)
+}
+
+/// Parses a file in the JSON syntax. The root must be an object or an array of objects
+/// ("Root value must be object"; the body is then empty). `None` when the JSON itself is
+/// invalid.
+pub fn parse_json(name: &str, text: &str) -> (Option<Body>, Vec<Diagnostic>) {
+    json::parse(name, text)
+}
+
+/// Parses a file in the syntax its name implies: a `.json` suffix means the JSON syntax,
+/// anything else the native syntax.
+pub fn parse_file(name: &str, text: &str) -> (Option<Body>, Vec<Diagnostic>) {
+    if name.ends_with(".json") {
+        parse_json(name, text)
+    } else {
+        parse_native(name, text)
+    }
+}
+
+/// `hcl.Range.String()`: `file:line,col-col` on one line, `file:line,col-line,col` across.
+pub(crate) fn range_string(r: &Range) -> String {
+    if r.start.line == r.end.line {
+        format!(
+            "{}:{},{}-{}",
+            r.filename, r.start.line, r.start.column, r.end.column
+        )
+    } else {
+        format!(
+            "{}:{},{}-{},{}",
+            r.filename, r.start.line, r.start.column, r.end.line, r.end.column
+        )
+    }
+}
+
+/// The zero-width range at the start of `r`.
+pub(crate) fn start_point(r: &Range) -> Range {
+    Range {
+        filename: r.filename.clone(),
+        start: r.start,
+        end: r.start,
+    }
+}
+
+/// `hcl.RangeBetween`.
+pub(crate) fn range_between(a: &Range, b: &Range) -> Range {
+    let start = if b.start.byte < a.start.byte {
+        b.start
+    } else {
+        a.start
+    };
+    let end = if b.end.byte > a.end.byte {
+        b.end
+    } else {
+        a.end
+    };
+    Range {
+        filename: a.filename.clone(),
+        start,
+        end,
+    }
+}
+
+/// A range of one ASCII character starting at `p`.
+pub(crate) fn char_range(filename: &str, p: Pos) -> Range {
+    Range {
+        filename: filename.to_string(),
+        start: p,
+        end: Pos {
+            line: p.line,
+            column: p.column + 1,
+            byte: p.byte + 1,
+        },
+    }
+}
+
+/// HCL's `nameSuggestion`: the first candidate within edit distance 2 of `given`.
+pub(crate) fn name_suggestion(given: &str, candidates: &[&str]) -> Option<String> {
+    candidates
+        .iter()
+        .find(|c| levenshtein(given, c) < 3)
+        .map(|c| c.to_string())
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = Vec::with_capacity(b.len() + 1);
+        cur.push(i + 1);
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
+            let del = prev.get(j + 1).copied().unwrap_or(0) + 1;
+            let ins = cur.get(j).copied().unwrap_or(0) + 1;
+            cur.push(sub.min(del).min(ins));
+        }
+        prev = cur;
+    }
+    prev.last().copied().unwrap_or(0)
+}
+
+/// The first body's missing item range, or a placeholder for an empty merge.
+fn merged_missing_item_range(bodies: &[Body]) -> Range {
+    match bodies.first() {
+        Some(b) => b.missing_item_range(),
+        None => Range {
+            filename: "<empty>".to_string(),
+            ..Range::default()
+        },
+    }
+}
+
+fn merged_content(
+    bodies: &[Body],
+    schema: &BodySchema,
+    partial: bool,
+) -> (BodyContent, Body, Vec<Diagnostic>) {
+    // Any one body may define a required attribute: check them after merging.
+    let merged_schema = BodySchema {
+        attributes: schema
+            .attributes
+            .iter()
+            .map(|a| AttributeSchema::new(a.name.clone(), false))
+            .collect(),
+        blocks: schema.blocks.clone(),
+    };
+    let mut content = BodyContent {
+        missing_item_range: merged_missing_item_range(bodies),
+        ..BodyContent::default()
+    };
+    let mut leftovers = Vec::new();
+    let mut diags = Vec::new();
+    for body in bodies {
+        let this = if partial {
+            let (c, remain, d) = body.partial_content(&merged_schema);
+            leftovers.push(remain);
+            diags.extend(d);
+            c
+        } else {
+            let (c, d) = body.content(&merged_schema);
+            diags.extend(d);
+            c
+        };
+        for attr in this.attributes.into_values() {
+            if let Some(existing) = content.attributes.get(&attr.name) {
+                diags.push(Diagnostic::error(
+                    "Duplicate argument",
+                    format!(
+                        "Argument {} was already set at {}",
+                        go_quote(&attr.name),
+                        range_string(&existing.name_range)
+                    ),
+                    Some(attr.name_range.clone()),
+                ));
+                continue;
+            }
+            content.attributes.insert(attr.name.clone(), attr);
+        }
+        content.blocks.extend(this.blocks);
+    }
+    for attr in &schema.attributes {
+        if attr.required && !content.attributes.contains_key(&attr.name) {
+            diags.push(Diagnostic::error(
+                "Missing required argument",
+                format!(
+                    "The argument {} is required, but was not set.",
+                    go_quote(&attr.name)
+                ),
+                None,
+            ));
+        }
+    }
+    (content, Body::merge(leftovers), diags)
+}
+
+fn merged_just_attributes(bodies: &[Body]) -> (BTreeMap<String, Attribute>, Vec<Diagnostic>) {
+    let mut attrs: BTreeMap<String, Attribute> = BTreeMap::new();
+    let mut diags = Vec::new();
+    for body in bodies {
+        let (these, d) = body.just_attributes();
+        diags.extend(d);
+        for attr in sorted_by_position(these) {
+            if let Some(existing) = attrs.get(&attr.name) {
+                diags.push(Diagnostic::error(
+                    "Duplicate argument",
+                    format!(
+                        "Argument {} was already set at {}",
+                        go_quote(&attr.name),
+                        range_string(&existing.name_range)
+                    ),
+                    Some(attr.name_range.clone()),
+                ));
+                continue;
+            }
+            attrs.insert(attr.name.clone(), attr);
+        }
+    }
+    (attrs, diags)
+}
+
+/// Attributes in source order (for diagnostics in a stable, readable order).
+pub(crate) fn sorted_by_position(attrs: BTreeMap<String, Attribute>) -> Vec<Attribute> {
+    let mut list: Vec<Attribute> = attrs.into_values().collect();
+    list.sort_by_key(|a| a.name_range.start.byte);
+    list
+}
+
+/// The content of an "unknown body": every attribute's value is unknown, nested blocks'
+/// bodies too (dynblock's `unknownBody`).
+fn unknown_content(content: BodyContent) -> BodyContent {
+    BodyContent {
+        attributes: unknown_attributes(content.attributes),
+        blocks: content
+            .blocks
+            .into_iter()
+            .map(|b| Block {
+                body: Body(BodyKind::Unknown(Arc::new(b.body))),
+                ..b
+            })
+            .collect(),
+        missing_item_range: content.missing_item_range,
+    }
+}
+
+fn unknown_attributes(attrs: BTreeMap<String, Attribute>) -> BTreeMap<String, Attribute> {
+    attrs
+        .into_iter()
+        .map(|(name, attr)| {
+            let range = attr.expr.range();
+            (
+                name,
+                Attribute {
+                    expr: Expr::static_value(crate::value::Value::dynamic(), range),
+                    ..attr
+                },
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(line: usize, column: usize, byte: usize) -> Pos {
+        Pos { line, column, byte }
+    }
+
+    #[test]
+    fn range_strings_match_hcl() {
+        let r = Range {
+            filename: "a.hcl".into(),
+            start: pos(3, 1, 20),
+            end: pos(3, 15, 34),
+        };
+        assert_eq!(range_string(&r), "a.hcl:3,1-15");
+        let r = Range {
+            filename: "a.hcl".into(),
+            start: pos(3, 1, 20),
+            end: pos(4, 2, 40),
+        };
+        assert_eq!(range_string(&r), "a.hcl:3,1-4,2");
+    }
+
+    #[test]
+    fn suggestions_take_the_first_close_candidate() {
+        assert_eq!(
+            name_suggestion("nmae", &["age", "name"]).as_deref(),
+            Some("name")
+        );
+        assert_eq!(name_suggestion("zzzzzz", &["age", "name"]), None);
+        assert_eq!(levenshtein("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn parse_file_chooses_syntax_by_suffix() {
+        let (body, diags) = parse_file("a.hcl.json", r#"{"a": 1}"#);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert!(matches!(body.map(|b| b.0), Some(BodyKind::Json(_))));
+        let (body, diags) = parse_file("a.hcl", "a = 1\n");
+        assert!(diags.is_empty(), "{diags:?}");
+        assert!(matches!(body.map(|b| b.0), Some(BodyKind::Native(_))));
+    }
+
+    #[test]
+    fn empty_merged_body_has_placeholder_range() {
+        let body = Body::merge(Vec::new());
+        assert_eq!(body.missing_item_range().filename, "<empty>");
+        let (content, diags) = body.content(&BodySchema {
+            attributes: vec![AttributeSchema::new("a", true)],
+            blocks: vec![],
+        });
+        assert!(content.attributes.is_empty());
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].summary, "Missing required argument");
+        assert_eq!(
+            diags[0].detail,
+            "The argument \"a\" is required, but was not set."
+        );
+        assert_eq!(diags[0].subject, None);
+    }
+}
