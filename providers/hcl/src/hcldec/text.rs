@@ -1,0 +1,251 @@
+//! Diagnostics as text, laid out as HCL's `DiagnosticTextWriter` writes them (what hcldec
+//! prints without `--diags json`):
+//!
+//! ```text
+//! Error: Unsupported argument
+//!
+//!   on config.hcl line 1:
+//!    1: namme = "Juan"
+//!
+//! An argument named "namme" is not expected here. Did you mean "name"?
+//!
+//! ```
+//!
+//! The detail is word-wrapped at the given width (as `go-wordwrap` does; 0 disables it).
+//! With colour, the severity is red or yellow and the subject is underlined. Not shown
+//! (HCL shows them): the "in <block>" context after the line number and the values of the
+//! variables an erroneous expression refers to.
+
+use std::collections::BTreeMap;
+
+use crate::diag::{Diagnostic, Range, Severity};
+
+/// Writes `diags`; `files` maps file names to their text for the source snippets.
+pub fn write_diagnostics(
+    diags: &[Diagnostic],
+    files: &BTreeMap<String, String>,
+    width: usize,
+    color: bool,
+) -> String {
+    let mut out = String::new();
+    for d in diags {
+        write_one(d, files, width, color, &mut out);
+    }
+    out
+}
+
+fn write_one(
+    d: &Diagnostic,
+    files: &BTreeMap<String, String>,
+    width: usize,
+    color: bool,
+    out: &mut String,
+) {
+    let (severity, code) = match d.severity {
+        Severity::Error => ("Error", "\x1b[31m"),
+        Severity::Warning => ("Warning", "\x1b[33m"),
+    };
+    let (code, highlight, reset) = if color {
+        (code, "\x1b[1;4m", "\x1b[0m")
+    } else {
+        ("", "", "")
+    };
+    out.push_str(&format!("{code}{severity}{reset}: {}\n\n", d.summary));
+    if let Some(subject) = &d.subject {
+        match files.get(&subject.filename) {
+            None => out.push_str(&format!(
+                "  on {} line {}:\n  (source code not available)\n\n",
+                subject.filename, subject.start.line
+            )),
+            Some(src) => {
+                out.push_str(&format!(
+                    "  on {} line {}:\n",
+                    subject.filename, subject.start.line
+                ));
+                write_snippet(src, subject, highlight, reset, out);
+                out.push('\n');
+            }
+        }
+    }
+    if !d.detail.is_empty() {
+        let detail = if width > 0 {
+            wrap(&d.detail, width)
+        } else {
+            d.detail.clone()
+        };
+        out.push_str(&detail);
+        out.push_str("\n\n");
+    }
+}
+
+/// The source lines overlapping `subject`, numbered, the subject highlighted.
+fn write_snippet(src: &str, subject: &Range, highlight: &str, reset: &str, out: &mut String) {
+    let (start, mut end) = (subject.start.byte, subject.end.byte);
+    if end <= start {
+        // An empty range is shown as one character.
+        end = start + 1;
+    }
+    let mut line_start = 0usize;
+    for (i, line) in src.split('\n').enumerate() {
+        let line_no = i + 1;
+        let content = line.strip_suffix('\r').unwrap_or(line);
+        let line_end = line_start + content.len();
+        let overlaps = if line_start == line_end {
+            line_start >= start && line_start < end
+        } else {
+            line_start < end && start < line_end
+        };
+        if overlaps {
+            let from = start.clamp(line_start, line_end) - line_start;
+            let to = end.clamp(line_start, line_end) - line_start;
+            match (
+                content.get(..from),
+                content.get(from..to),
+                content.get(to..),
+            ) {
+                (Some(before), Some(mid), Some(after)) if !mid.is_empty() => {
+                    out.push_str(&format!(
+                        "{line_no:>4}: {before}{highlight}{mid}{reset}{after}\n"
+                    ));
+                }
+                _ => out.push_str(&format!("{line_no:>4}: {content}\n")),
+            }
+        }
+        line_start += line.len() + 1;
+        if line_start > end && line_start > start {
+            break;
+        }
+    }
+}
+
+/// `wordwrap.WrapString`: wraps at white space so lines stay within `limit` bytes where
+/// words allow.
+pub fn wrap(s: &str, limit: usize) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut current = 0usize;
+    let mut word = String::new();
+    let mut space = String::new();
+    for c in s.chars() {
+        if c == '\n' {
+            if word.is_empty() {
+                if current + space.len() <= limit {
+                    out.push_str(&space);
+                }
+                space.clear();
+            } else {
+                out.push_str(&space);
+                space.clear();
+                out.push_str(&word);
+                word.clear();
+            }
+            out.push(c);
+            current = 0;
+        } else if c.is_whitespace() {
+            if space.is_empty() || !word.is_empty() {
+                current += space.len() + word.len();
+                out.push_str(&space);
+                space.clear();
+                out.push_str(&word);
+                word.clear();
+            }
+            space.push(c);
+        } else {
+            word.push(c);
+            if current + space.len() + word.len() > limit && word.len() < limit {
+                out.push('\n');
+                current = 0;
+                space.clear();
+            }
+        }
+    }
+    if word.is_empty() {
+        if current + space.len() <= limit {
+            out.push_str(&space);
+        }
+    } else {
+        out.push_str(&space);
+        out.push_str(&word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Pos;
+
+    fn range(file: &str, start: (usize, usize, usize), end: (usize, usize, usize)) -> Range {
+        Range {
+            filename: file.into(),
+            start: Pos {
+                line: start.0,
+                column: start.1,
+                byte: start.2,
+            },
+            end: Pos {
+                line: end.0,
+                column: end.1,
+                byte: end.2,
+            },
+        }
+    }
+
+    #[test]
+    fn hcl_text_layout() {
+        let files = BTreeMap::from([(
+            "in.hcl".to_string(),
+            "a = 1\nnamme = \"Juan\"\n".to_string(),
+        )]);
+        let d = Diagnostic::error(
+            "Unsupported argument",
+            "An argument named \"namme\" is not expected here.",
+            Some(range("in.hcl", (2, 1, 6), (2, 6, 11))),
+        );
+        assert_eq!(
+            write_diagnostics(std::slice::from_ref(&d), &files, 80, false),
+            "Error: Unsupported argument\n\n  on in.hcl line 2:\n   2: namme = \"Juan\"\n\nAn argument named \"namme\" is not expected here.\n\n"
+        );
+        assert_eq!(
+            write_diagnostics(&[d], &files, 80, true),
+            "\x1b[31mError\x1b[0m: Unsupported argument\n\n  on in.hcl line 2:\n   2: \x1b[1;4mnamme\x1b[0m = \"Juan\"\n\nAn argument named \"namme\" is not expected here.\n\n"
+        );
+        let no_source = Diagnostic::error("X", "", Some(range("other", (3, 1, 0), (3, 1, 0))));
+        assert_eq!(
+            write_diagnostics(&[no_source], &files, 80, false),
+            "Error: X\n\n  on other line 3:\n  (source code not available)\n\n"
+        );
+        let plain = Diagnostic {
+            severity: Severity::Warning,
+            summary: "W".into(),
+            detail: "d".into(),
+            subject: None,
+        };
+        assert_eq!(
+            write_diagnostics(&[plain], &files, 80, false),
+            "Warning: W\n\nd\n\n"
+        );
+    }
+
+    #[test]
+    fn multi_line_and_empty_subjects() {
+        let files = BTreeMap::from([("f".to_string(), "x {\n  y = 1\n}\n".to_string())]);
+        let d = Diagnostic::error("S", "", Some(range("f", (1, 3, 2), (3, 2, 13))));
+        assert_eq!(
+            write_diagnostics(&[d], &files, 0, false),
+            "Error: S\n\n  on f line 1:\n   1: x {\n   2:   y = 1\n   3: }\n\n"
+        );
+        let empty = Diagnostic::error("E", "", Some(range("f", (3, 2, 13), (3, 2, 13))));
+        assert_eq!(
+            write_diagnostics(&[empty], &files, 0, false),
+            "Error: E\n\n  on f line 3:\n\n"
+        );
+    }
+
+    #[test]
+    fn word_wrap_like_go_wordwrap() {
+        assert_eq!(wrap("aaa bbb ccc", 7), "aaa bbb\nccc");
+        assert_eq!(wrap("aaa bbb ccc", 80), "aaa bbb ccc");
+        assert_eq!(wrap("a verylongword b", 4), "a\nverylongword\nb");
+        assert_eq!(wrap("one\ntwo three", 6), "one\ntwo\nthree");
+    }
+}

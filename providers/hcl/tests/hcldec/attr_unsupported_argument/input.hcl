@@ -1,0 +1,2 @@
+name  = "x"
+namme = "y"

@@ -1,0 +1,6 @@
+server {
+  name = "a"
+}
+server {
+  name = "b"
+}

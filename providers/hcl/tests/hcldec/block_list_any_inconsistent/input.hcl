@@ -1,0 +1,6 @@
+item {
+  v = [1]
+}
+item {
+  v = "two"
+}

@@ -1,0 +1,5 @@
+rule {
+  port = 1
+}
+rule {
+}

@@ -1,0 +1,6 @@
+service "web" {
+  port = 1
+}
+service "web" {
+  port = 2
+}

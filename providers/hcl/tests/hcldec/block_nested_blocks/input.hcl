@@ -1,0 +1,9 @@
+server {
+  name = "web"
+  listener {
+    port = 80
+  }
+  listener {
+    port = 443
+  }
+}

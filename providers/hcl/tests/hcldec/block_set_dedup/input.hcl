@@ -1,0 +1,9 @@
+tag {
+  value = "b"
+}
+tag {
+  value = "a"
+}
+tag {
+  value = "b"
+}

@@ -1,0 +1,5 @@
+num  = "ten"
+flag = "yes"
+list = [1, "x"]
+obj  = { a = "v" }
+str  = ["a"]

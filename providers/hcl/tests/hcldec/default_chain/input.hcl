@@ -1,0 +1,1 @@
+secondary = "second"

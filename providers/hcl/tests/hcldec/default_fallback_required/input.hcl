@@ -1,0 +1,1 @@
+primary = 1

@@ -1,0 +1,2 @@
+none = join_all("-")
+some = join_all("-", "a", 1, true)

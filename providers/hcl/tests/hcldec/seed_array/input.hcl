@@ -1,0 +1,2 @@
+first_element  = "a"
+second_element = 2

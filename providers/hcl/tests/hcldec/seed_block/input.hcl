@@ -1,0 +1,4 @@
+logging {
+  level = "debug"
+  file  = "/var/log/app.log"
+}

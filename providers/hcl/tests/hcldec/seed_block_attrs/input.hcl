@@ -1,0 +1,4 @@
+variables {
+  region = "eu-west-1"
+  count  = 3
+}

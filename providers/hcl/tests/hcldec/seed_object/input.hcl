@@ -1,0 +1,4 @@
+name = "Ermintrude"
+address {
+  street = "1 Main St"
+}

@@ -1,0 +1,1 @@
+size_in_mb = 3

@@ -1,0 +1,6 @@
+rule {
+  port = 1
+}
+rule {
+  port = 2
+}

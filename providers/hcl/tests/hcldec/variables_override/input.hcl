@@ -1,0 +1,1 @@
+where = "${env}/${region}/${zone}"
