@@ -6,6 +6,8 @@ mod collect;
 mod diff;
 mod docs;
 mod fmt;
+mod hcl;
+mod hcldec;
 mod logging;
 mod output_dir;
 mod permissions;
@@ -79,6 +81,12 @@ pub enum Command {
     /// Print the least-privilege read-only IAM policy that running specs needs.
     #[command(after_help = permissions::AFTER_HELP)]
     Permissions(PermissionsArgs),
+    /// Evaluate HCL configurations (Terraform, Nomad) as HashiCorp's implementation does.
+    #[command(subcommand)]
+    Hcl(hcl::HclCommand),
+    /// Decode HCL configuration files to JSON with a spec, as HashiCorp's hcldec does.
+    #[command(after_help = hcldec::AFTER_HELP)]
+    Hcldec(hcldec::HcldecArgs),
 }
 
 #[derive(Debug, Args)]
@@ -271,6 +279,8 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Diff(args) => diff::diff(args),
         Command::Schema(args) => schema::schema(args),
         Command::Permissions(args) => permissions::permissions(args),
+        Command::Hcl(cmd) => hcl::hcl(cmd),
+        Command::Hcldec(args) => hcldec::hcldec(args),
     }
 }
 

@@ -2,10 +2,15 @@
 //! syntax via hcl-edit, expression evaluation, the standard function library).
 #![forbid(unsafe_code)]
 
+pub mod body;
 pub mod convert;
 pub mod diag;
+pub mod eval;
 pub mod functions;
+pub mod hcldec;
+pub mod json;
 pub mod number;
+pub mod syntax;
 pub mod types;
 pub mod value;
 
