@@ -410,3 +410,92 @@ fn usage_errors() {
         "{stderr}"
     );
 }
+
+/// A JSON input with syntax errors: every error HCL's parser reports, in its order, with
+/// exact ranges (HCL goes on after a bad value and, when the root object was abandoned,
+/// adds "Root value must be object").
+#[test]
+fn json_syntax_errors_are_all_reported() {
+    let dir = dir_with(&[
+        ("example.hcldec", README_SPEC),
+        ("bad.hcl.json", "{\"name\": tru, \"is_member\": [1,]}\n"),
+    ]);
+    let out = run(
+        &["--spec", "example.hcldec", "bad.hcl.json"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(
+        outcome(&out),
+        (
+            Some(2),
+            String::new(),
+            "Error: Invalid JSON keyword
+
+  on bad.hcl.json line 1:
+   1: {\"name\": tru, \"is_member\": [1,]}
+
+\"tru\" is not a valid JSON keyword. Did you mean \"true\"?
+
+Error: Trailing comma in array
+
+  on bad.hcl.json line 1:
+   1: {\"name\": tru, \"is_member\": [1,]}
+
+JSON does not permit a trailing comma after the final value in an array.
+
+Error: Mismatched braces
+
+  on bad.hcl.json line 1:
+   1: {\"name\": tru, \"is_member\": [1,]}
+
+A JSON object must be closed with a brace, not a bracket.
+
+Error: Root value must be object
+
+  on bad.hcl.json line 1:
+   1: {\"name\": tru, \"is_member\": [1,]}
+
+The root value in a JSON-based configuration must be either a JSON object or a
+JSON array of objects.
+
+"
+            .to_string()
+        )
+    );
+    let out = run(
+        &[
+            "--spec",
+            "example.hcldec",
+            "--diags",
+            "json",
+            "bad.hcl.json",
+        ],
+        dir.path(),
+        None,
+    );
+    let (status, stdout, stderr) = outcome(&out);
+    assert_eq!((status, stdout.as_str()), (Some(2), ""));
+    let diags: serde_json::Value = serde_json::from_str(&stderr).unwrap();
+    let ranges: Vec<(String, u64, u64)> = diags["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["summary"].as_str().unwrap().to_string(),
+                d["subject"]["start"]["column"].as_u64().unwrap(),
+                d["subject"]["end"]["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ranges,
+        [
+            ("Invalid JSON keyword".to_string(), 10, 13),
+            ("Trailing comma in array".to_string(), 30, 31),
+            ("Mismatched braces".to_string(), 31, 32),
+            ("Root value must be object".to_string(), 1, 2),
+        ]
+    );
+}

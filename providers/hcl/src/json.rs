@@ -750,6 +750,306 @@ pub fn parse(src: &str) -> Result<JsonNode, JsonError> {
     Ok(node)
 }
 
+/// Every diagnostic HCL's JSON parser reports for `src`, in its order: empty when [`parse`]
+/// succeeds. HCL's parser does not stop at the first error: a bad value inside a container
+/// becomes an invalid placeholder and parsing goes on (so `{"a": NaN, "b": tru}` reports
+/// both keywords), a container it cannot finish is skipped with its `recover` rules, and a
+/// root value that is not an object or array then adds "Root value must be object" (at the
+/// root's first token) when `body_root` is set, as `json.Parse` does for configuration
+/// files. "Extraneous data after value" is only reported when nothing else was. The first
+/// entry is always [`parse`]'s error. Nesting beyond [`MAX_DEPTH`] stops the scan there.
+pub fn parse_diagnostics(src: &str, body_root: bool) -> Vec<JsonError> {
+    let mut r = Recovering {
+        p: Parser {
+            src,
+            toks: scan(src),
+            pos: 0,
+        },
+        diags: Vec::new(),
+        fatal: false,
+    };
+    let root = r.value(0);
+    if r.fatal {
+        return r.diags;
+    }
+    if r.diags.is_empty() {
+        let next = r.p.peek();
+        if next.ty != Tok::Eof {
+            r.diags.push(err(
+                &next,
+                "Extraneous data after value",
+                "Extra characters appear after the JSON value.",
+            ));
+        }
+    }
+    if body_root && !matches!(root.kind, Shape::Object | Shape::Array) && !r.diags.is_empty() {
+        r.diags.push(err(
+            &root.first,
+            "Root value must be object",
+            "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.",
+        ));
+    }
+    r.diags
+}
+
+/// What the recovering pass knows of a parsed value: its kind and its first token (for a
+/// container its opening brace or bracket; for an invalid value the token it started at).
+struct Parsed {
+    kind: Shape,
+    first: Token,
+}
+
+#[derive(PartialEq, Eq)]
+enum Shape {
+    String,
+    Object,
+    Array,
+    Other,
+    Invalid,
+}
+
+/// HCL's `parseValue`/`parseObject`/`parseArray` with their error recovery, collecting
+/// diagnostics instead of building a tree (see [`parse_diagnostics`]).
+struct Recovering<'a> {
+    p: Parser<'a>,
+    diags: Vec<JsonError>,
+    /// Set when nesting went too deep: everything stops.
+    fatal: bool,
+}
+
+impl Recovering<'_> {
+    /// `parseValue`, with `wrapInvalid`: never "nil".
+    fn value(&mut self, depth: usize) -> Parsed {
+        let tok = self.p.peek();
+        let invalid = Parsed {
+            kind: Shape::Invalid,
+            first: tok,
+        };
+        if self.fatal {
+            return invalid;
+        }
+        let leaf = |r: Result<JsonNode, JsonError>, diags: &mut Vec<JsonError>, kind| match r {
+            Ok(_) => Parsed { kind, first: tok },
+            Err(e) => {
+                diags.push(e);
+                Parsed {
+                    kind: Shape::Invalid,
+                    first: tok,
+                }
+            }
+        };
+        match tok.ty {
+            Tok::BraceO | Tok::BrackO if depth >= MAX_DEPTH => {
+                // The strict parser reports the same error; stop here.
+                if let Err(e) = self.p.value(depth) {
+                    self.diags.push(e);
+                }
+                self.fatal = true;
+                invalid
+            }
+            Tok::BraceO => match self.object(depth + 1) {
+                true => Parsed {
+                    kind: Shape::Object,
+                    first: tok,
+                },
+                false => invalid,
+            },
+            Tok::BrackO => match self.array(depth + 1) {
+                true => Parsed {
+                    kind: Shape::Array,
+                    first: tok,
+                },
+                false => invalid,
+            },
+            Tok::String | Tok::Number | Tok::Keyword => {
+                let kind = if tok.ty == Tok::String {
+                    Shape::String
+                } else {
+                    Shape::Other
+                };
+                // Leaves consume their token whether or not they are valid.
+                let r = self.p.value(depth);
+                leaf(r, &mut self.diags, kind)
+            }
+            _ => {
+                // Missing or invalid start of a value: reported, not consumed.
+                if let Err(e) = self.p.value(depth) {
+                    self.diags.push(e);
+                }
+                invalid
+            }
+        }
+    }
+
+    /// `parseObject`: whether it produced an object (false is HCL's nil).
+    fn object(&mut self, depth: usize) -> bool {
+        let open = self.p.read();
+        loop {
+            if self.fatal {
+                return false;
+            }
+            if self.p.peek().ty == Tok::BraceC {
+                break;
+            }
+            let key = self.value(depth);
+            if self.fatal {
+                return false;
+            }
+            if key.kind != Shape::String {
+                self.diags.push(err(
+                    &key.first,
+                    "Invalid object property name",
+                    "A JSON object property name must be a string",
+                ));
+                return false;
+            }
+            let colon = self.p.read();
+            if colon.ty != Tok::Colon {
+                self.p.recover(colon, Tok::BraceO, Tok::BraceC);
+                self.diags.push(match colon.ty {
+                    Tok::BraceC | Tok::Comma => err(
+                        &colon,
+                        "Missing object value",
+                        "A JSON object attribute must have a value, introduced by a colon.",
+                    ),
+                    Tok::Equals => err(
+                        &colon,
+                        "Missing property value colon",
+                        "JSON uses a colon as its name/value delimiter, not an equals sign.",
+                    ),
+                    _ => err(
+                        &colon,
+                        "Missing property value colon",
+                        "A colon must appear between an object property's name and its value.",
+                    ),
+                });
+                return false;
+            }
+            self.value(depth);
+            if self.fatal {
+                return false;
+            }
+            let next = self.p.peek();
+            match next.ty {
+                Tok::Comma => {
+                    let comma = self.p.read();
+                    if self.p.peek().ty == Tok::BraceC {
+                        self.diags.push(err(
+                            &comma,
+                            "Trailing comma in object",
+                            "JSON does not permit a trailing comma after the final property in an object.",
+                        ));
+                        return false;
+                    }
+                }
+                Tok::Eof => {
+                    self.diags.push(err(
+                        &open,
+                        "Unclosed object",
+                        "No closing brace was found for this JSON object.",
+                    ));
+                    return false;
+                }
+                Tok::BrackC => {
+                    let tok = self.p.read();
+                    self.diags.push(err(
+                        &tok,
+                        "Mismatched braces",
+                        "A JSON object must be closed with a brace, not a bracket.",
+                    ));
+                    return false;
+                }
+                Tok::BraceC => break,
+                _ => {
+                    let t = self.p.read();
+                    self.p.recover(t, Tok::BraceO, Tok::BraceC);
+                    self.diags.push(err(
+                        &self.p.peek(),
+                        "Missing attribute seperator comma",
+                        "A comma must appear between each property definition in an object.",
+                    ));
+                    return false;
+                }
+            }
+        }
+        self.p.read();
+        true
+    }
+
+    /// `parseArray`: whether it produced an array (false is HCL's nil).
+    fn array(&mut self, depth: usize) -> bool {
+        let open = self.p.read();
+        loop {
+            if self.fatal {
+                return false;
+            }
+            if self.p.peek().ty == Tok::BrackC {
+                break;
+            }
+            self.value(depth);
+            if self.fatal {
+                return false;
+            }
+            match self.p.peek().ty {
+                Tok::Comma => {
+                    let comma = self.p.read();
+                    if self.p.peek().ty == Tok::BrackC {
+                        self.diags.push(err(
+                            &comma,
+                            "Trailing comma in array",
+                            "JSON does not permit a trailing comma after the final value in an array.",
+                        ));
+                        return false;
+                    }
+                }
+                Tok::Colon => {
+                    let t = self.p.read();
+                    self.p.recover(t, Tok::BrackO, Tok::BrackC);
+                    self.diags.push(err(
+                        &self.p.peek(),
+                        "Invalid array value",
+                        "A colon is not used to introduce values in a JSON array.",
+                    ));
+                    return false;
+                }
+                Tok::Eof => {
+                    let t = self.p.read();
+                    self.p.recover(t, Tok::BrackO, Tok::BrackC);
+                    self.diags.push(err(
+                        &open,
+                        "Unclosed object",
+                        "No closing bracket was found for this JSON array.",
+                    ));
+                    return false;
+                }
+                Tok::BraceC => {
+                    let tok = self.p.read();
+                    self.p.recover(tok, Tok::BrackO, Tok::BrackC);
+                    self.diags.push(err(
+                        &tok,
+                        "Mismatched brackets",
+                        "A JSON array must be closed with a bracket, not a brace.",
+                    ));
+                    return false;
+                }
+                Tok::BrackC => break,
+                _ => {
+                    let t = self.p.read();
+                    self.p.recover(t, Tok::BrackO, Tok::BrackC);
+                    self.diags.push(err(
+                        &self.p.peek(),
+                        "Missing attribute seperator comma",
+                        "A comma must appear between each value in an array.",
+                    ));
+                    return false;
+                }
+            }
+        }
+        self.p.read();
+        true
+    }
+}
+
 /// Parses JSON and builds a value of the implied type.
 pub fn decode(src: &str) -> Result<Value, JsonError> {
     let node = parse(src)?;

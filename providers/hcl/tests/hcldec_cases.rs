@@ -448,3 +448,21 @@ proptest! {
         prop_assert!(out.status <= 2);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    /// The recovering JSON pass (every diagnostic HCL reports) terminates, agrees with
+    /// the strict parser on whether the text is valid, and starts with its error.
+    #[test]
+    fn json_error_recovery_agrees_with_the_parser(
+        text in "[\\[\\]{}\":,=a-z0-9.\\\\ -]{0,80}",
+        body_root in any::<bool>(),
+    ) {
+        let diags = cloudspec_hcl::json::parse_diagnostics(&text, body_root);
+        match cloudspec_hcl::json::parse(&text) {
+            Ok(_) => prop_assert!(diags.is_empty()),
+            Err(e) => prop_assert_eq!(diags.first(), Some(&e)),
+        }
+    }
+}

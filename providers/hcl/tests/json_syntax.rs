@@ -278,9 +278,11 @@ fn two_label_blocks(text: &str) -> Vec<(Vec<String>, Value)> {
 
 #[test]
 fn seed_two_label_examples_as_written_have_trailing_commas() {
-    for (text, line, column) in [(TWO_LABELS_1, 14, 8), (TWO_LABELS_3, 11, 8)] {
+    // HCL's parser goes on after the error: in the third example the element object it
+    // abandoned leaves its closing brace for the enclosing array ("Mismatched brackets").
+    for (text, line, column, count) in [(TWO_LABELS_1, 14, 8, 1), (TWO_LABELS_3, 11, 8, 2)] {
         let diags = parse_err(text);
-        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(diags.len(), count, "{diags:?}");
         assert_eq!(diags[0].summary, "Trailing comma in object");
         assert_eq!(
             diags[0].detail,
@@ -289,6 +291,16 @@ fn seed_two_label_examples_as_written_have_trailing_commas() {
         let subject = diags[0].subject.clone().unwrap();
         assert_eq!((subject.start.line, subject.start.column), (line, column));
     }
+    let diags = parse_err(TWO_LABELS_3);
+    assert_eq!(diags[1].summary, "Mismatched brackets");
+    assert_eq!(
+        diags[1].detail,
+        "A JSON array must be closed with a bracket, not a brace."
+    );
+    assert_eq!(
+        diags[1].subject,
+        Some(range(pos(12, 5, 162), pos(12, 6, 163)))
+    );
     assert!(parse_err(TWO_LABELS_2).is_empty());
     assert!(parse_err(TWO_LABELS_4).is_empty());
 }
@@ -644,13 +656,80 @@ fn root_must_be_an_object() {
 #[test]
 fn json_parse_errors_are_diagnostics() {
     let diags = parse_err(r#"{"a" = 1}"#);
-    assert_eq!(diags.len(), 1);
+    assert_eq!(diags.len(), 2);
     assert_eq!(diags[0].summary, "Missing property value colon");
     assert_eq!(
         diags[0].detail,
         "JSON uses a colon as its name/value delimiter, not an equals sign."
     );
     assert_eq!(diags[0].subject.clone().unwrap().start, pos(1, 6, 5));
+    // The root object was abandoned, so it is not an object (json.Parse's extra error).
+    assert_eq!(diags[1].summary, "Root value must be object");
+    assert_eq!(diags[1].subject, Some(range(pos(1, 1, 0), pos(1, 2, 1))));
+}
+
+/// HCL's JSON parser recovers: errors in values inside a container are all reported,
+/// an abandoned container cascades as HCL's does, "Extraneous data after value" only
+/// comes when nothing else was reported, and a root that could not be parsed adds "Root
+/// value must be object".
+#[test]
+fn json_parse_errors_recover_as_hcl_does() {
+    let summaries = |text: &str| -> Vec<(String, usize)> {
+        parse_err(text)
+            .into_iter()
+            .map(|d| (d.summary, d.subject.unwrap().start.column))
+            .collect()
+    };
+    let s = |v: &[(&str, usize)]| -> Vec<(String, usize)> {
+        v.iter().map(|(a, b)| (a.to_string(), *b)).collect()
+    };
+    assert_eq!(
+        summaries(r#"{"a": NaN, "b": tru}"#),
+        s(&[("Invalid JSON keyword", 7), ("Invalid JSON keyword", 17)])
+    );
+    assert_eq!(
+        summaries(r#"{"a": [1,], "b": 2}"#),
+        s(&[
+            ("Trailing comma in array", 9),
+            ("Mismatched braces", 10),
+            ("Root value must be object", 1)
+        ])
+    );
+    assert_eq!(
+        summaries("{"),
+        s(&[
+            ("Missing value", 2),
+            ("Invalid object property name", 2),
+            ("Root value must be object", 1)
+        ])
+    );
+    assert_eq!(
+        summaries(""),
+        s(&[("Missing value", 1), ("Root value must be object", 1)])
+    );
+    assert_eq!(
+        summaries(r#"{"a": 1} x"#),
+        s(&[("Extraneous data after value", 10)])
+    );
+    assert_eq!(
+        summaries(r#"{"a": "\q", "b": 1 "c": 2}"#),
+        s(&[
+            ("Invalid JSON string", 10),
+            ("Missing attribute seperator comma", 27),
+            ("Root value must be object", 1)
+        ])
+    );
+    assert_eq!(
+        summaries(r#"[{"a": 1}, 2, }"#),
+        s(&[
+            ("Missing JSON value", 15),
+            ("Mismatched brackets", 15),
+            ("Root value must be object", 1)
+        ])
+    );
+    // Too deep: the scan stops there.
+    let deep = format!("{{\"a\": {}{}}}", "[".repeat(200), "]".repeat(200));
+    assert_eq!(summaries(&deep), s(&[("Nesting too deep", 134)]));
 }
 
 // ---------------------------------------------------------------------------------------

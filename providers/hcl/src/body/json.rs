@@ -154,16 +154,20 @@ fn convert_node(node: JsonNode, filename: &str) -> Result<JNode, Box<Diagnostic>
 pub(crate) fn parse(name: &str, text: &str) -> (Option<Body>, Vec<Diagnostic>) {
     let parsed = match cjson::parse(text) {
         Ok(node) => node,
-        Err(e) => {
-            let subject = Range {
-                filename: name.to_string(),
-                start: e.pos,
-                end: e.end,
-            };
-            return (
-                None,
-                vec![Diagnostic::error(e.summary, e.message, Some(subject))],
-            );
+        Err(_) => {
+            // Every error HCL's parser reports, not just the first.
+            let diags = cjson::parse_diagnostics(text, true)
+                .into_iter()
+                .map(|e| {
+                    let subject = Range {
+                        filename: name.to_string(),
+                        start: e.pos,
+                        end: e.end,
+                    };
+                    Diagnostic::error(e.summary, e.message, Some(subject))
+                })
+                .collect();
+            return (None, diags);
         }
     };
     let root = match convert_node(parsed, name) {
