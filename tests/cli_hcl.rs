@@ -192,3 +192,64 @@ fn help_explains_the_output_shape() {
         "{help}"
     );
 }
+
+#[test]
+fn evaluation_errors_have_hcl_positions_and_texts() {
+    let dir = dir_with(&[(
+        "mix.hcl",
+        "a = \"e\\u0301\"\nb = [1, 2][2]\nc = true ? [1] : {a = 1}\nd = upper([\"x\"])\ne = anytrue([\"x\"])\n",
+    )]);
+    let out = run(&["hcl", "eval", "mix.hcl"], dir.path(), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "mix.hcl:2:11: error: Invalid index: The given key does not identify an element in this collection value: the given index is greater than or equal to the length of the collection.\n\
+         mix.hcl:3:12: error: Inconsistent conditional result types: The true and false result expressions must have consistent types. The 'true' value is tuple, but the 'false' value is object.\n\
+         mix.hcl:4:11: error: Invalid function argument: Invalid value for \"str\" parameter: string required.\n\
+         mix.hcl:5:13: error: Invalid function argument: Invalid value for \"list\" parameter: a bool is required.\n"
+    );
+}
+
+#[test]
+fn limits_are_errors_with_positions() {
+    let deep = format!("a = {}1{}\n", "[".repeat(70), "]".repeat(70));
+    let dir = dir_with(&[("deep.hcl", deep.as_str()), ("dup.hcl", "a = 1\na = 2\n")]);
+    let out = run(&["hcl", "eval", "deep.hcl"], dir.path(), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "deep.hcl:1:70: error: Nesting too deep: Expressions, templates and blocks may be nested at most 64 levels deep.\n"
+    );
+    let out = run(&["hcl", "eval", "dup.hcl"], dir.path(), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "dup.hcl:2:1: error: Invalid syntax: Invalid attribute; expected unique attribute key; found redefined attribute.\n"
+    );
+}
+
+#[test]
+fn invalid_vars_json_is_reported_with_its_position() {
+    let dir = dir_with(&[("a.hcl", "a = 1\n"), ("bad.json", "{\"a\": }\n")]);
+    let out = run(
+        &["hcl", "eval", "--vars", "{\"a\": ", "a.hcl"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --vars: invalid JSON: 1:7: Missing value; The JSON data ends prematurely.\n"
+    );
+    let out = run(
+        &["hcl", "eval", "--vars", "bad.json", "a.hcl"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --vars: invalid JSON: 1:7: Missing JSON value; A JSON value must start with a brace, a bracket, a number, a string, or a keyword.\n"
+    );
+}

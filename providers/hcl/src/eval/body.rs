@@ -32,7 +32,7 @@ pub fn body_to_value(body: &Body, ctx: &EvalContext, src: &SourceFile) -> Evalua
         let mut ev = Evaluator::new(src);
         let mut diags = Vec::new();
         let v = ev.body(body, ctx, &mut diags, 0);
-        (v, diags)
+        ev.finish((v, diags))
     })
 }
 

@@ -181,7 +181,11 @@ type Elements = Vec<(Value, Value)>;
 /// Evaluates an expression parsed from `src`.
 pub fn expr(e: &Expression, ctx: &EvalContext, src: &SourceFile) -> Evaluated {
     let deep = depth::exceeds(depth::Node::Expr(e), INLINE_DEPTH);
-    depth::on_big_stack(deep, || Evaluator::new(src).eval(e, ctx))
+    depth::on_big_stack(deep, || {
+        let mut ev = Evaluator::new(src);
+        let out = ev.eval(e, ctx);
+        ev.finish(out)
+    })
 }
 
 /// Evaluates a standalone template parsed from `src` with `syntax::parse_template`. A
@@ -194,7 +198,9 @@ pub fn template(
 ) -> Evaluated {
     let deep = depth::exceeds(depth::Node::Template(t), INLINE_DEPTH);
     depth::on_big_stack(deep, || {
-        Evaluator::new(src).template(t, template::Mode::Bare, ctx)
+        let mut ev = Evaluator::new(src);
+        let out = ev.template(t, template::Mode::Bare, ctx);
+        ev.finish(out)
     })
 }
 
@@ -207,14 +213,50 @@ pub fn dynamic() -> Value {
     Value::Unknown(Type::Dynamic)
 }
 
+/// At most this many expressions are evaluated for one `expr`, `template` or
+/// `body_to_value` call. Nested `for` expressions and splats multiply work, so a short
+/// expression could otherwise run for years (as it would in HCL); 4M steps allow e.g. a
+/// 1024 × 1024 nested `for` whose body is a binary operation.
+pub const MAX_STEPS: u64 = 1 << 22;
+
+const TOO_EXPENSIVE: &str = "Evaluation too expensive";
+
 pub(crate) struct Evaluator<'s> {
     src: &'s SourceFile,
     depth: usize,
+    steps: u64,
+    max_steps: u64,
 }
 
 impl<'s> Evaluator<'s> {
     pub(crate) fn new(src: &'s SourceFile) -> Evaluator<'s> {
-        Evaluator { src, depth: 0 }
+        Evaluator {
+            src,
+            depth: 0,
+            steps: 0,
+            max_steps: MAX_STEPS,
+        }
+    }
+
+    /// Once the step budget is spent every evaluation fails: keeps the first such
+    /// diagnostic only, and reports the budget even when `try`/`can` swallowed it.
+    pub(crate) fn finish(&self, (value, diags): Evaluated) -> Evaluated {
+        if self.steps <= self.max_steps {
+            return (value, diags);
+        }
+        let mut seen = false;
+        let mut diags: Vec<Diagnostic> = diags
+            .into_iter()
+            .filter(|d| {
+                let dup = d.summary == TOO_EXPENSIVE && seen;
+                seen |= d.summary == TOO_EXPENSIVE;
+                !dup
+            })
+            .collect();
+        if !seen {
+            diags.push(too_expensive(None));
+        }
+        (dynamic(), diags)
     }
 
     fn range(&self, span: Option<Span<usize>>) -> Option<Range> {
@@ -239,6 +281,10 @@ impl<'s> Evaluator<'s> {
                     self.range_of(e),
                 )],
             );
+        }
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return (dynamic(), vec![too_expensive(self.range_of(e))]);
         }
         self.depth += 1;
         let out = self.eval_inner(e, ctx);
@@ -330,9 +376,10 @@ impl<'s> Evaluator<'s> {
                 let inner = (span.start + 1)..span.end.saturating_sub(1).max(span.start + 1);
                 let mut diags = Vec::new();
                 let text = strings::decode_quoted(self.src, inner, &mut diags);
-                (Value::String(text), diags)
+                // `cty.StringVal` NFC-normalizes: `"e\u0301"` is `"é"`.
+                (Value::string(text), diags)
             }
-            _ => (Value::String(s.value().clone()), Vec::new()),
+            _ => (Value::string(s.value().clone()), Vec::new()),
         }
     }
 
@@ -917,6 +964,17 @@ fn levenshtein(a: &str, b: &str) -> usize {
     prev.last().copied().unwrap_or(0)
 }
 
+fn too_expensive(range: Option<Range>) -> Diagnostic {
+    Diagnostic::error(
+        TOO_EXPENSIVE,
+        format!(
+            "Evaluation stopped after {MAX_STEPS} steps: nested 'for' expressions, splats or \
+             templates repeat too much work."
+        ),
+        range,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -926,6 +984,37 @@ mod tests {
         assert_eq!(levenshtein("kitten", "sitting"), 3);
         assert_eq!(levenshtein("", "abc"), 3);
         assert_eq!(levenshtein("upper", "uper"), 1);
+    }
+
+    fn eval_with_budget(text: &str, max_steps: u64) -> Evaluated {
+        let src = SourceFile::new("t.hcl", text);
+        let e = crate::syntax::parse_expr(&src).expect("parses");
+        let mut ev = Evaluator::new(&src);
+        ev.max_steps = max_steps;
+        let out = ev.eval(&e, &EvalContext::new());
+        ev.finish(out)
+    }
+
+    #[test]
+    fn step_budget_stops_exponential_work() {
+        let text = r#"[for a in range(100) : [for b in range(100) : [for c in range(100) : c]]]"#;
+        let (v, diags) = eval_with_budget(text, 10_000);
+        assert_eq!(v, dynamic());
+        let summaries: Vec<&str> = diags.iter().map(|d| d.summary.as_str()).collect();
+        assert_eq!(
+            summaries,
+            vec![TOO_EXPENSIVE],
+            "one diagnostic, not one per step"
+        );
+        // `try` and `can` cannot hide a spent budget.
+        let (v, diags) = eval_with_budget(&format!("can({text})"), 10_000);
+        assert_eq!(v, dynamic());
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].summary, TOO_EXPENSIVE);
+        // Within budget: evaluated normally.
+        let (v, diags) = eval_with_budget("[for a in range(10) : a * 2][9]", 10_000);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(v, Value::number(18));
     }
 
     #[test]

@@ -19,6 +19,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::{CondRanges, EvalContext, Evaluated, Evaluator, ForLoop};
 use crate::convert::convert;
 use crate::diag::{has_errors, Diagnostic};
+use crate::functions::string::MAX_STRING_LEN;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -216,6 +217,10 @@ impl Evaluator<'_> {
             match convert(&v, &Type::String) {
                 Ok(Value::String(s)) => {
                     if known && !has_errors(&diags) {
+                        if buf.len().saturating_add(s.len()) > MAX_STRING_LEN {
+                            diags.push(too_large(self.range(part_span)));
+                            continue;
+                        }
                         buf.push_str(&s);
                     }
                 }
@@ -230,7 +235,8 @@ impl Evaluator<'_> {
         if !known {
             return (Value::Unknown(Type::String), diags);
         }
-        (Value::String(buf), diags)
+        // cty.StringVal NFC-normalizes the concatenation.
+        (Value::string(buf), diags)
     }
 
     fn eval_node(
@@ -239,7 +245,7 @@ impl Evaluator<'_> {
         ctx: &EvalContext,
     ) -> (Value, Vec<Diagnostic>, Option<Span<usize>>) {
         match node {
-            Node::Lit(s) => (Value::String(s.clone()), Vec::new(), None),
+            Node::Lit(s) => (Value::string(s.clone()), Vec::new(), None),
             Node::Interp(e) => {
                 let (v, d) = self.eval(e, ctx);
                 (v, d, e.span())
@@ -307,7 +313,13 @@ impl Evaluator<'_> {
                 return Value::Unknown(Type::String);
             }
             match convert(&item, &Type::String) {
-                Ok(Value::String(s)) => buf.push_str(&s),
+                Ok(Value::String(s)) => {
+                    if buf.len().saturating_add(s.len()) > MAX_STRING_LEN {
+                        diags.push(too_large(self.range(span.clone())));
+                        return Value::Unknown(Type::String);
+                    }
+                    buf.push_str(&s)
+                }
                 Ok(_) => return Value::Unknown(Type::String),
                 Err(e) => diags.push(Diagnostic::error(
                     "Invalid template interpolation value",
@@ -318,7 +330,7 @@ impl Evaluator<'_> {
                 )),
             }
         }
-        Value::String(buf)
+        Value::string(buf)
     }
 }
 
@@ -503,4 +515,14 @@ fn build_until<'a>(toks: &mut impl Iterator<Item = Tok<'a>>) -> (Vec<Node<'a>>, 
             Tok::EndFor { .. } => return (nodes, Stop::EndFor),
         }
     }
+}
+
+/// A template result beyond [`MAX_STRING_LEN`] bytes (a limit HCL does not have: nested
+/// templates repeating a value would otherwise grow exponentially).
+fn too_large(range: Option<crate::diag::Range>) -> Diagnostic {
+    Diagnostic::error(
+        "Template result too large",
+        format!("A string template may produce at most {MAX_STRING_LEN} bytes."),
+        range,
+    )
 }

@@ -155,6 +155,11 @@ pub fn register(t: &mut FunctionTable) {
 /// let a small expression allocate unbounded memory (Go would try and fail).
 const SIZE_LIMIT: usize = 10_000_000;
 
+/// Upper bound, in bytes, on the strings `format`, `join` and `replace` build: a few nested
+/// calls would otherwise grow a string exponentially (Go would try and run out of memory).
+pub const MAX_STRING_LEN: usize = 64 << 20;
+const TOO_LARGE: &str = "the result would be too large";
+
 fn str_arg(args: &[Value], i: usize) -> Result<&str, FuncError> {
     args.get(i)
         .and_then(Value::as_str)
@@ -244,6 +249,14 @@ fn join(args: &[Value]) -> Result<Value, FuncError> {
                 }
             }
         }
+    }
+    let total = items
+        .iter()
+        .fold(sep.len().saturating_mul(items.len()), |n, s| {
+            n.saturating_add(s.len())
+        });
+    if total > MAX_STRING_LEN {
+        return Err(FuncError::new(TOO_LARGE));
     }
     Ok(string(items.join(sep)))
 }
@@ -743,6 +756,9 @@ fn format_fsm(format: &str, args: &[Value]) -> Result<String, FuncError> {
             verb.offset = ts;
             highest = highest.max(verb.arg_num);
             let piece = format_append(&verb, args)?;
+            if out.len().saturating_add(piece.len()) > MAX_STRING_LEN {
+                return Err(FuncError::new(TOO_LARGE));
+            }
             out.extend_from_slice(piece.as_bytes());
             next_arg = verb.arg_num.saturating_add(1);
             state = 0;
@@ -1808,7 +1824,8 @@ fn go_find_all<'h>(re: &Regex, s: &'h str) -> Vec<Captures<'h>> {
 }
 
 /// Go's `Regexp.ReplaceAllString`.
-fn go_replace_all(re: &Regex, src: &str, repl: &str) -> String {
+/// `None` when the result would exceed [`MAX_STRING_LEN`].
+fn go_replace_all(re: &Regex, src: &str, repl: &str) -> Option<String> {
     let mut buf = String::with_capacity(src.len());
     let mut last_end = 0usize;
     let mut search = 0usize;
@@ -1821,7 +1838,7 @@ fn go_replace_all(re: &Regex, src: &str, repl: &str) -> String {
         };
         buf.push_str(src.get(last_end..m.start()).unwrap_or(""));
         if m.end() > last_end || m.start() == 0 {
-            go_expand(&mut buf, repl, re, &caps);
+            go_expand(&mut buf, repl, re, &caps)?;
         }
         last_end = m.end();
         let width = src
@@ -1837,13 +1854,17 @@ fn go_replace_all(re: &Regex, src: &str, repl: &str) -> String {
         }
     }
     buf.push_str(src.get(last_end..).unwrap_or(""));
-    buf
+    (buf.len() <= MAX_STRING_LEN).then_some(buf)
 }
 
 /// Go's `Regexp.Expand`: `$n`, `${n}`, `$name`, `${name}`, `$$`.
-fn go_expand(dst: &mut String, template: &str, re: &Regex, caps: &Captures<'_>) {
+/// `None` when `dst` grows beyond [`MAX_STRING_LEN`].
+fn go_expand(dst: &mut String, template: &str, re: &Regex, caps: &Captures<'_>) -> Option<()> {
     let mut t = template;
     while let Some(i) = t.find('$') {
+        if dst.len() > MAX_STRING_LEN {
+            return None;
+        }
         dst.push_str(&t[..i]);
         t = &t[i + 1..];
         if let Some(rest) = t.strip_prefix('$') {
@@ -1872,6 +1893,7 @@ fn go_expand(dst: &mut String, template: &str, re: &Regex, caps: &Captures<'_>) 
         }
     }
     dst.push_str(t);
+    (dst.len() <= MAX_STRING_LEN).then_some(())
 }
 
 /// Go's `extract`: a name of letters, digits and `_`, optionally in braces; its number
@@ -1921,7 +1943,21 @@ fn replace(args: &[Value]) -> Result<Value, FuncError> {
         let re = compile_go_regex(pattern).map_err(|e| {
             FuncError::new(format!("error parsing regexp: {}: `{}`", e.code, e.expr))
         })?;
-        return Ok(string(go_replace_all(&re, s, repl)));
+        return go_replace_all(&re, s, repl)
+            .map(string)
+            .ok_or_else(|| FuncError::new(TOO_LARGE));
+    }
+    let matches = if substr.is_empty() {
+        s.chars().count() + 1
+    } else {
+        s.matches(substr).count()
+    };
+    let size = s
+        .len()
+        .saturating_add(matches.saturating_mul(repl.len()))
+        .saturating_sub(matches.saturating_mul(substr.len()));
+    if size > MAX_STRING_LEN {
+        return Err(FuncError::new(TOO_LARGE));
     }
     Ok(string(s.replace(substr, repl)))
 }
