@@ -78,7 +78,7 @@ impl Snapshot {
             for r in &rule.resources {
                 entry
                     .resources
-                    .insert((r.type_name.clone(), r.id.clone()), r.status);
+                    .insert((r.type_name.to_string(), r.id.to_string()), r.status);
             }
         }
         snapshot
@@ -280,8 +280,8 @@ pub fn apply(baseline: &Snapshot, outcome: &mut RunOutcome, file: &str) -> Basel
                     let key = FailureKey {
                         group: group.name.clone(),
                         rule: rule.name.clone(),
-                        type_name: resource.type_name.clone(),
-                        id: resource.id.clone(),
+                        type_name: resource.type_name.to_string(),
+                        id: resource.id.to_string(),
                     };
                     let drift = if before.contains(&key) {
                         summary.persisting += 1;

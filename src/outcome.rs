@@ -1,5 +1,6 @@
 //! What an evaluation produced: plain data that reports read. Nothing here evaluates.
 
+use cloudspec_model::Text;
 use serde::Serialize;
 
 /// A verdict, for a resource or a rule.
@@ -176,18 +177,20 @@ pub struct RuleOutcome {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ResourceOutcome {
     #[serde(rename = "type")]
-    pub type_name: String,
-    pub id: String,
+    pub type_name: Text,
+    pub id: Text,
     pub status: Status,
     /// Set when `status` is `error`: why this resource could not be evaluated.
     pub error: Option<String>,
     pub failures: Vec<Failure>,
     pub unknowns: Vec<UnknownPath>,
     pub notes: Vec<String>,
-    pub source: Option<ResourceSource>,
-    pub region: Option<String>,
+    /// Boxed: most resources (all live ones) have none, and outcomes are many.
+    pub source: Option<Box<ResourceSource>>,
+    pub region: Option<Text>,
     /// Set when `status` is `waived`: the waiver that accepts the failures.
-    pub waiver: Option<AppliedWaiver>,
+    /// Boxed: rare, and large next to the rest of an outcome.
+    pub waiver: Option<Box<AppliedWaiver>>,
     /// Set with `--baseline` on a failing or waived resource: new or persisting.
     pub drift: Option<Drift>,
 }

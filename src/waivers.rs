@@ -408,7 +408,7 @@ fn waive(resource: &mut ResourceOutcome, waiver: &Waiver) {
         "accepted by a waiver until {} (owner {}): {}",
         waiver.expires_text, waiver.owner, waiver.reason
     ));
-    resource.waiver = Some(record(waiver));
+    resource.waiver = Some(Box::new(record(waiver)));
 }
 
 /// The waiver as the outcome records it.

@@ -17,8 +17,8 @@ use serde_json::{json, Value};
 
 fn resource(type_name: &str, id: &str, status: Status) -> ResourceOutcome {
     ResourceOutcome {
-        type_name: type_name.to_string(),
-        id: id.to_string(),
+        type_name: type_name.into(),
+        id: id.into(),
         status,
         error: None,
         failures: Vec::new(),
@@ -92,11 +92,11 @@ fn gp2_rule() -> RuleOutcome {
             "type is \"standard\", expected \"gp2\"",
         ),
     ];
-    failing.source = Some(ResourceSource {
+    failing.source = Some(Box::new(ResourceSource {
         file: "inventory/prod.json".to_string(),
         line: Some(12),
-    });
-    failing.region = Some("us-east-1".to_string());
+    }));
+    failing.region = Some("us-east-1".into());
     let mut vacuous = instance("i-0def", Status::Pass);
     vacuous.notes = vec!["passed vacuously: devices is empty".to_string()];
     let mut r = rule(

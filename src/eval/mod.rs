@@ -294,8 +294,8 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
     let mut notes = trail.notes;
     notes.dedup();
     ResourceOutcome {
-        type_name: resource.type_name.to_string(),
-        id: resource.id.to_string(),
+        type_name: resource.type_name.clone(),
+        id: resource.id.clone(),
         status,
         error: trail.error,
         failures: trail.failures,
@@ -305,11 +305,13 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
         } else {
             vec![]
         },
-        source: resource.source.as_ref().map(|s| ResourceSource {
-            file: s.file.clone(),
-            line: s.line,
+        source: resource.source.as_ref().map(|s| {
+            Box::new(ResourceSource {
+                file: s.file.clone(),
+                line: s.line,
+            })
         }),
-        region: resource.region.as_ref().map(|r| r.to_string()),
+        region: resource.region.clone(),
         waiver: None,
         drift: None,
     }

@@ -235,8 +235,8 @@ impl<'a> Resource<'a> {
             failures: resource.failures.iter().map(FailureView::new).collect(),
             unknowns: &resource.unknowns,
             notes: &resource.notes,
-            waiver: resource.waiver.as_ref(),
-            source: resource.source.as_ref().map(Source::new),
+            waiver: resource.waiver.as_deref(),
+            source: resource.source.as_deref().map(Source::new),
         }
     }
 }

@@ -352,7 +352,7 @@ fn rule_results(entry: &IndexedRule<'_>) -> Vec<SarifResult> {
 fn result(entry: &IndexedRule<'_>, resource: &ResourceOutcome) -> SarifResult {
     let mut rule_location = spec_location(&entry.rule.location);
     rule_location.logical_locations.push(LogicalLocation {
-        name: resource.id.clone(),
+        name: resource.id.to_string(),
         fully_qualified_name: format!("{}/{}", resource.type_name, resource.id),
         kind: "resource",
     });
