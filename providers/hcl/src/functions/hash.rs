@@ -1,5 +1,6 @@
 //! Hash and crypto functions, as Terraform 1.5 defines them (`internal/lang/funcs/crypto.go`):
-//! `base64sha256`, `base64sha512`, `md5`, `sha1`, `sha256`, `sha512` and `uuidv5`.
+//! `base64sha256`, `base64sha512`, `md5`, `sha1`, `sha256`, `sha512`, `uuidv5` and
+//! `rsadecrypt`.
 //!
 //! Strings are hashed as their UTF-8 bytes; hex digests are lowercase; Base64 uses the
 //! standard alphabet with padding. The impure `uuid` and `bcrypt` and the file-reading
@@ -10,7 +11,7 @@ use sha1::Sha1;
 use sha2::{Digest, Sha256, Sha512};
 
 use super::conversion::str_arg;
-use super::encoding::base64_encode;
+use super::encoding::{base64_decode, base64_encode};
 use super::{FuncError, Function, FunctionTable, Param};
 use crate::types::Type;
 use crate::value::Value;
@@ -30,6 +31,15 @@ pub fn register(t: &mut FunctionTable) {
         ],
         Type::String,
         uuidv5,
+    ));
+    t.add(Function::new(
+        "rsadecrypt",
+        vec![
+            Param::new("ciphertext", Type::String),
+            Param::new("privatekey", Type::String),
+        ],
+        Type::String,
+        rsadecrypt,
     ));
 }
 
@@ -191,6 +201,304 @@ fn parse_uuid(s: &str) -> Result<[u8; 16], String> {
     Ok(u)
 }
 
+// ---------------------------------------------------------------------------------------
+// rsadecrypt
+
+/// `rsadecrypt(ciphertext, privatekey)`: Terraform 1.5's `RsaDecryptFunc`. The ciphertext is
+/// standard Base64; the key is found as `ssh.ParseRawPrivateKey` finds it (Go's lenient
+/// `pem.Decode`, then PKCS#1 for `RSA PRIVATE KEY` and PKCS#8 for `PRIVATE KEY`); decryption
+/// is Go's `rsa.DecryptPKCS1v15`, which reports any padding failure as an error.
+fn rsadecrypt(args: &[Value]) -> Result<Value, FuncError> {
+    let s = str_arg(args, 0)?;
+    let key = str_arg(args, 1)?;
+    let ciphertext = base64_decode(s.as_bytes()).map_err(|_| {
+        FuncError::arg(
+            0,
+            format!(
+                "failed to decode input {}: cipher text must be base64-encoded",
+                crate::types::go_quote(s)
+            ),
+        )
+    })?;
+    let private_key = parse_raw_private_key(key.as_bytes()).map_err(|e| {
+        let text = match e {
+            KeyError::Asn1Syntax(msg) => {
+                format!("invalid ASN1 data in the given private key: {msg}")
+            }
+            KeyError::Other(msg) => format!("invalid private key: {msg}"),
+            KeyError::NotRsa(go_type) => format!("invalid private key type {go_type}"),
+        };
+        FuncError::arg(1, text)
+    })?;
+    let out = decrypt_pkcs1v15(&private_key, &ciphertext)
+        .map_err(|e| FuncError::new(format!("failed to decrypt: {e}")))?;
+    Ok(Value::String(String::from_utf8_lossy(&out).into_owned()))
+}
+
+/// Why a private key was rejected, split the way Terraform words its errors.
+#[derive(Debug, PartialEq, Eq)]
+enum KeyError {
+    /// An `asn1.SyntaxError`: Terraform replaces its `asn1: syntax error` prefix.
+    Asn1Syntax(String),
+    /// Any other error, shown after `invalid private key: `.
+    Other(String),
+    /// A valid key that is not RSA: the Go type `ssh.ParseRawPrivateKey` returns.
+    NotRsa(&'static str),
+}
+
+const DECRYPTION_ERROR: &str = "crypto/rsa: decryption error";
+
+/// `ssh.ParseRawPrivateKey` for the RSA cases.
+fn parse_raw_private_key(pem: &[u8]) -> Result<rsa::PrivateKey, KeyError> {
+    let block = pem_decode(pem).ok_or_else(|| KeyError::Other("ssh: no key found".into()))?;
+    let encrypted = block
+        .headers
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "Proc-Type")
+        .is_some_and(|(_, v)| v.contains("ENCRYPTED"));
+    if encrypted {
+        return Err(KeyError::Other(
+            "ssh: this private key is passphrase protected".into(),
+        ));
+    }
+    match block.kind.as_str() {
+        "RSA PRIVATE KEY" => parse_pkcs1(&block.bytes),
+        "PRIVATE KEY" => parse_pkcs8(&block.bytes),
+        "EC PRIVATE KEY" => Err(KeyError::NotRsa("*ecdsa.PrivateKey")),
+        "DSA PRIVATE KEY" => Err(KeyError::NotRsa("*dsa.PrivateKey")),
+        other => Err(KeyError::Other(format!(
+            "ssh: unsupported key type {}",
+            crate::types::go_quote(other)
+        ))),
+    }
+}
+
+/// The `asn1: syntax error` texts of Go's decoder for the DER errors that have one.
+fn asn1_syntax(e: &rsa::pkcs1::der::Error) -> Option<&'static str> {
+    use rsa::pkcs1::der::ErrorKind;
+    match e.kind() {
+        ErrorKind::Incomplete { .. } => Some("data truncated"),
+        ErrorKind::TrailingData { .. } => Some("trailing data"),
+        _ => None,
+    }
+}
+
+/// `x509.ParsePKCS1PrivateKey`.
+fn parse_pkcs1(der: &[u8]) -> Result<rsa::PrivateKey, KeyError> {
+    use rsa::pkcs1::DecodeRsaPrivateKey;
+    rsa::PrivateKey::from_pkcs1_der(der).map_err(|e| match e {
+        rsa::pkcs1::Error::Asn1(a) => {
+            if rsa::pkcs8::PrivateKeyInfoRef::try_from(der).is_ok() {
+                KeyError::Other(
+                    "x509: failed to parse private key (use ParsePKCS8PrivateKey instead for this key format)"
+                        .into(),
+                )
+            } else {
+                match asn1_syntax(&a) {
+                    Some(msg) => KeyError::Asn1Syntax(msg.into()),
+                    None => KeyError::Asn1Syntax(a.to_string()),
+                }
+            }
+        }
+        rsa::pkcs1::Error::Version => {
+            KeyError::Other("x509: unsupported private key version".into())
+        }
+        other => KeyError::Other(format!("x509: invalid RSA private key: {other}")),
+    })
+}
+
+/// `x509.ParsePKCS8PrivateKey`; only RSA keys are decoded, other algorithms give the type
+/// error Terraform reports for them.
+fn parse_pkcs8(der: &[u8]) -> Result<rsa::PrivateKey, KeyError> {
+    use rsa::pkcs1::DecodeRsaPrivateKey;
+    const RSA: &str = "1.2.840.113549.1.1.1";
+    const EC: &str = "1.2.840.10045.2.1";
+    const ED25519: &str = "1.3.101.112";
+    const X25519: &str = "1.3.101.110";
+    let info = match rsa::pkcs8::PrivateKeyInfoRef::try_from(der) {
+        Ok(info) => info,
+        Err(e) => {
+            if rsa::PrivateKey::from_pkcs1_der(der).is_ok() {
+                return Err(KeyError::Other(
+                    "x509: failed to parse private key (use ParsePKCS1PrivateKey instead for this key format)"
+                        .into(),
+                ));
+            }
+            return Err(match e {
+                rsa::pkcs8::Error::Asn1(a) => match asn1_syntax(&a) {
+                    Some(msg) => KeyError::Asn1Syntax(msg.into()),
+                    None => KeyError::Asn1Syntax(a.to_string()),
+                },
+                other => KeyError::Other(other.to_string()),
+            });
+        }
+    };
+    let oid = info.algorithm.oid.to_string();
+    match oid.as_str() {
+        RSA => parse_pkcs1(info.private_key.as_bytes()).map_err(|e| {
+            let inner = match e {
+                KeyError::Asn1Syntax(msg) => format!("asn1: syntax error: {msg}"),
+                KeyError::Other(msg) => msg,
+                KeyError::NotRsa(t) => t.to_string(),
+            };
+            KeyError::Other(format!(
+                "x509: failed to parse RSA private key embedded in PKCS#8: {inner}"
+            ))
+        }),
+        EC => Err(KeyError::NotRsa("*ecdsa.PrivateKey")),
+        ED25519 => Err(KeyError::NotRsa("ed25519.PrivateKey")),
+        X25519 => Err(KeyError::NotRsa("*ecdh.PrivateKey")),
+        _ => Err(KeyError::Other(format!(
+            "x509: PKCS#8 wrapping contained private key with unknown algorithm: {oid}"
+        ))),
+    }
+}
+
+/// A PEM block as Go's `encoding/pem` returns it.
+struct PemBlock {
+    kind: String,
+    headers: Vec<(String, String)>,
+    bytes: Vec<u8>,
+}
+
+/// Go's `pem.getLine`: the line up to `\n` with trailing spaces, tabs and `\r` removed, and the
+/// rest after the `\n`.
+fn pem_line(data: &[u8]) -> (&[u8], &[u8]) {
+    let (line, rest) = match data.iter().position(|&b| b == b'\n') {
+        Some(i) => (
+            data.get(..i).unwrap_or_default(),
+            data.get(i + 1..).unwrap_or_default(),
+        ),
+        None => (data, &[][..]),
+    };
+    let end = line
+        .iter()
+        .rposition(|&b| !matches!(b, b' ' | b'\t' | b'\r'))
+        .map_or(0, |i| i + 1);
+    (line.get(..end).unwrap_or_default(), rest)
+}
+
+fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Go's `pem.Decode`: the first well-formed block, skipping anything before it and any
+/// malformed `-----BEGIN` line.
+fn pem_decode(data: &[u8]) -> Option<PemBlock> {
+    const BEGIN: &[u8] = b"\n-----BEGIN ";
+    const END: &[u8] = b"\n-----END ";
+    const DASHES: &[u8] = b"-----";
+    let mut rest = data;
+    loop {
+        if let Some(after) = rest.strip_prefix(&BEGIN[1..]) {
+            rest = after;
+        } else {
+            let i = find_bytes(rest, BEGIN)?;
+            rest = rest.get(i + BEGIN.len()..)?;
+        }
+        let (type_line, after_type) = pem_line(rest);
+        rest = after_type;
+        let Some(kind) = type_line.strip_suffix(DASHES) else {
+            continue;
+        };
+        let mut headers: Vec<(String, String)> = Vec::new();
+        loop {
+            if rest.is_empty() {
+                return None;
+            }
+            let (line, next) = pem_line(rest);
+            let Some(colon) = line.iter().position(|&b| b == b':') else {
+                break;
+            };
+            let key = String::from_utf8_lossy(line.get(..colon).unwrap_or_default());
+            let val = String::from_utf8_lossy(line.get(colon + 1..).unwrap_or_default());
+            headers.push((key.trim().to_string(), val.trim().to_string()));
+            rest = next;
+        }
+        let (end_index, trailer_index) = if headers.is_empty() && rest.starts_with(&END[1..]) {
+            (0, END.len() - 1)
+        } else {
+            match find_bytes(rest, END) {
+                Some(i) => (i, i + END.len()),
+                None => continue,
+            }
+        };
+        let trailer = rest.get(trailer_index..).unwrap_or_default();
+        let trailer_len = kind.len() + DASHES.len();
+        let (Some(end_trailer), Some(rest_of_end)) =
+            (trailer.get(..trailer_len), trailer.get(trailer_len..))
+        else {
+            continue;
+        };
+        if !end_trailer.starts_with(kind) || !end_trailer.ends_with(DASHES) {
+            continue;
+        }
+        if !pem_line(rest_of_end).0.is_empty() {
+            continue;
+        }
+        let body: Vec<u8> = rest
+            .get(..end_index)
+            .unwrap_or_default()
+            .iter()
+            .copied()
+            .filter(|&b| b != b' ' && b != b'\t')
+            .collect();
+        let Ok(bytes) = base64_decode(&body) else {
+            continue;
+        };
+        return Some(PemBlock {
+            kind: String::from_utf8_lossy(kind).into_owned(),
+            headers,
+            bytes,
+        });
+    }
+}
+
+/// Go 1.20's `rsa.DecryptPKCS1v15`: raw RSA decryption, then the EME-PKCS1-v1_5 check
+/// (`00 02`, at least eight non-zero padding bytes, a `00` separator) done without
+/// data-dependent branches. Every failure is `crypto/rsa: decryption error`.
+fn decrypt_pkcs1v15(key: &rsa::PrivateKey, ciphertext: &[u8]) -> Result<Vec<u8>, &'static str> {
+    use rsa::traits::PublicKeyParts;
+    let k = key.size();
+    if k < 11 || ciphertext.len() > k {
+        return Err(DECRYPTION_ERROR);
+    }
+    let c = rsa::BoxedUint::from_be_slice(ciphertext, key.n_bits_precision())
+        .map_err(|_| DECRYPTION_ERROR)?;
+    let m = rsa::hazmat::rsa_decrypt(
+        None::<&mut dyn rsa::rand_core::TryCryptoRng<Error = core::convert::Infallible>>,
+        key,
+        &c,
+    )
+    .map_err(|_| DECRYPTION_ERROR)?;
+    let full = m.to_be_bytes();
+    let em = full
+        .get(full.len().saturating_sub(k)..)
+        .ok_or(DECRYPTION_ERROR)?;
+    if em.len() != k {
+        return Err(DECRYPTION_ERROR);
+    }
+    // Constant-time selections, as Go's crypto/subtle: masks are all ones or all zeros.
+    let eq0 = |b: u8| -> usize { ((usize::from(b) ^ 0xff).wrapping_add(1) >> 8) & 1 };
+    let first_is_zero = eq0(em.first().copied().unwrap_or(1));
+    let second_is_two = eq0(em.get(1).copied().unwrap_or(0) ^ 2);
+    let mut looking = 1usize;
+    let mut index = 0usize;
+    for (i, &b) in em.iter().enumerate().skip(2) {
+        let is_zero = eq0(b);
+        let take = (looking & is_zero).wrapping_neg();
+        index = (i & take) | (index & !take);
+        looking &= !is_zero & 1;
+    }
+    let valid_ps = usize::from(index >= 10);
+    let valid = first_is_zero & second_is_two & (!looking & 1) & valid_ps;
+    if valid == 0 {
+        return Err(DECRYPTION_ERROR);
+    }
+    Ok(em.get(index + 1..).unwrap_or_default().to_vec())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,5 +589,155 @@ mod tests {
             call("uuidv5", &["urx:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8", "x"]).unwrap_err(),
             "uuidv5() doesn't support namespace urx:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8 (invalid urn prefix: \"urx:uuid:\")"
         );
+    }
+
+    const KEY_PKCS1: &str = r"-----BEGIN RSA PRIVATE KEY-----
+MIICXAIBAAKBgQDP3h4FdAQUKrvshdeNqDltD12NMsElQzIRB6wgXH0/z9P+HMdZ
+kf24vuD6cOkdMrmjyXdxpnTvHvoXZ0yNSS0giUjeoOc4VgIw673XLLemib8uuXfa
+9qh8BOEZJjXzDbEn3/qDiy/npCYznlL3AbvFf3/wcvXdENkXLC45kjZanwIDAQAB
+AoGABJ1qzzYvLP9x4qNqELQOalRwAEWDMj+WqfggoytKgJMtorOi3WM3XdWnCwhc
+tJA+vNspMrW+XNy0MrbRZUWdodQL9HS3E3DEl1rVmsnI/yUzxrjhU/hZJoJJEKBq
+EOxumEDLhNvKQnQXLIO6ww3YczjZtni5THMtKO7jsktbntkCQQDqGK7gheClKYrb
+dVuSKalEZRJ4qeMyfiTlD2YSCkYLURmdsa+NS+2GBh1XE4HdmgRx+Xg61lHdAh9N
+GdNhx21jAkEA41Es/pI6VeCLa8gb/zuoyETVlWzfXeuNly9RWFC9ouv8xZRelQGr
+O5LfZoR3UlESSVuohvytE4jUUmOKxrSQlQJAZGTVisCfiPV58YgxD0wCpaxa8Zia
+MStcE0g5U/9H7s6HF9P+H7CyWsoAhzl8dlb5FRAR+dm0Hf4tAlnTB5oJVQJBAIVY
+HPjIdofhzGdRX3r9WCkCl/ergevqPYiuLR2NX3Cu1fxg6IqoC/ZKVdohYo1bGUsH
+BXkJx81puoMJ+WJOkXECQHiPQ/a8i9pC8CcZS69B7bEnzUVJdtWQA2IMwaHiq70p
+N2xpQ1QbjULO6KIl9fiQvaPOUDMLBfYa+DxDZRTh0tQ=
+-----END RSA PRIVATE KEY-----
+";
+    const KEY_PKCS8: &str = r"-----BEGIN PRIVATE KEY-----
+MIICdgIBADANBgkqhkiG9w0BAQEFAASCAmAwggJcAgEAAoGBAM/eHgV0BBQqu+yF
+142oOW0PXY0ywSVDMhEHrCBcfT/P0/4cx1mR/bi+4Ppw6R0yuaPJd3GmdO8e+hdn
+TI1JLSCJSN6g5zhWAjDrvdcst6aJvy65d9r2qHwE4RkmNfMNsSff+oOLL+ekJjOe
+UvcBu8V/f/By9d0Q2RcsLjmSNlqfAgMBAAECgYAEnWrPNi8s/3Hio2oQtA5qVHAA
+RYMyP5ap+CCjK0qAky2is6LdYzdd1acLCFy0kD682ykytb5c3LQyttFlRZ2h1Av0
+dLcTcMSXWtWaycj/JTPGuOFT+FkmgkkQoGoQ7G6YQMuE28pCdBcsg7rDDdhzONm2
+eLlMcy0o7uOyS1ue2QJBAOoYruCF4KUpitt1W5IpqURlEnip4zJ+JOUPZhIKRgtR
+GZ2xr41L7YYGHVcTgd2aBHH5eDrWUd0CH00Z02HHbWMCQQDjUSz+kjpV4ItryBv/
+O6jIRNWVbN9d642XL1FYUL2i6/zFlF6VAas7kt9mhHdSURJJW6iG/K0TiNRSY4rG
+tJCVAkBkZNWKwJ+I9XnxiDEPTAKlrFrxmJoxK1wTSDlT/0fuzocX0/4fsLJaygCH
+OXx2VvkVEBH52bQd/i0CWdMHmglVAkEAhVgc+Mh2h+HMZ1Ffev1YKQKX96uB6+o9
+iK4tHY1fcK7V/GDoiqgL9kpV2iFijVsZSwcFeQnHzWm6gwn5Yk6RcQJAeI9D9ryL
+2kLwJxlLr0HtsSfNRUl21ZADYgzBoeKrvSk3bGlDVBuNQs7ooiX1+JC9o85QMwsF
+9hr4PENlFOHS1A==
+-----END PRIVATE KEY-----
+";
+    const WRONG_KEY: &str = r"-----BEGIN RSA PRIVATE KEY-----
+MIICXQIBAAKBgQC2vz4XpFLSwUNfojOo5ZoS1UNQb1S9/aTPZAnvj6U/rmQu5cO7
+UeQMqN4em5ANa1TIeAIFU8AeLF6kkKYnX1j/4RyYDXofwIx4M4YNoY/s3zHTUsOo
+ecXGyCNFzrjWF9S2c+9uXnPdJcf5U7L8zWf/ZBex7PbY0OGMhQAoHJeqPQIDAQAB
+AoGALGoedTCC0KYX8c5CL/Jdl+YtDgeA2QwkWiM+JvMKfoer4ZoGECi+/DSuh1HX
+mOtVF8PS+eh48NxnxCdDup35yw1tbzwpMwO2MP2E7HqO+qyGo9/95Z+i8GsZhvBV
+Wevs/9YmwbT+nE8R3FITZ1ez9650hmaRMto7lQCavpckkCECQQDjiRsXz86vHiGl
+/Aw6O1HJcZ072dSwU+hyI5ro98cGgP8jfvaPAXdtatLP2E1lYcF2jO+9zqYAjRgD
+0kpP0x53AkEAzZvFUuC3+wn4oYCWTlSmeN0ikUqvcFSuJoWdHBLtXAxsTWBE9iTX
+72zIVQ5Z2gU5Ia1ljtNxP3JtG7wWWBil6wJBAJ3b1WwjxGVCJl4eC+2qkgeMR2Xq
+ruDWlgH6KdNPdElS3bAmubBleBH1duS0UJ3xwGMbTIkHAayINw0PrHbNJekCQFCs
+F8Ym6ckT5nvnqhHd4Nt3WILNXPykHRh8QGKtgnglX7EUXrp9RkRo2EmXMeX7Oqle
+EYTyrXKJgQnqyJGUSjUCQQCc4TOGB1vQ1H2Ogok77V7DYynR7y/xFOkMqTkz+jXI
+HeJUU7RlOFVc5eRTRqJXxSTth0c0VyvWSl1e1nkUz6Lm
+-----END RSA PRIVATE KEY-----
+";
+    const CIPHERTEXT: &str = "d3wGTQa7wi3iH5DH7w9G1/3rjHrsTp4WXeTMjJPalgRbpjgpwnbJufVn+Oe1ZfxXNwow5GG1KFVfJI76S7hpCkbQZy54F8h91VHJ+p7P0S3EQ7+HBybvZJl9095s5kSrsV6ySbzaneZ24+l2ccTyakpU9FaEnGK+eK57LrTrLng=";
+
+    #[test]
+    fn rsadecrypt_decrypts() {
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, KEY_PKCS1]).unwrap(),
+            "message"
+        );
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, KEY_PKCS8]).unwrap(),
+            "message"
+        );
+        // Go's pem.Decode skips text before the block and trailing spaces on its lines.
+        let noisy = format!("junk\n{}", KEY_PKCS1.replace('\n', " \r\n"));
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, &noisy]).unwrap(),
+            "message"
+        );
+        // Base64 line breaks in the ciphertext are ignored, as by Go's decoder.
+        let wrapped = format!("{}\n{}", &CIPHERTEXT[..60], &CIPHERTEXT[60..]);
+        assert_eq!(
+            call("rsadecrypt", &[&wrapped, KEY_PKCS1]).unwrap(),
+            "message"
+        );
+    }
+
+    #[test]
+    fn rsadecrypt_errors() {
+        assert_eq!(
+            call("rsadecrypt", &["bad", KEY_PKCS1]).unwrap_err(),
+            "failed to decode input \"bad\": cipher text must be base64-encoded"
+        );
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, WRONG_KEY]).unwrap_err(),
+            "failed to decrypt: crypto/rsa: decryption error"
+        );
+        assert_eq!(
+            call("rsadecrypt", &["", KEY_PKCS1]).unwrap_err(),
+            "failed to decrypt: crypto/rsa: decryption error"
+        );
+        assert_eq!(
+            call("rsadecrypt", &["AAAA", KEY_PKCS1]).unwrap_err(),
+            "failed to decrypt: crypto/rsa: decryption error"
+        );
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, ""]).unwrap_err(),
+            "invalid private key: ssh: no key found"
+        );
+        let mut lines: Vec<&str> = KEY_PKCS1.lines().collect();
+        lines.remove(8);
+        let truncated = lines.join("\n");
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, &truncated]).unwrap_err(),
+            "invalid ASN1 data in the given private key: data truncated"
+        );
+        let encrypted = KEY_PKCS1.replace(
+            "-----\n",
+            "-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\n",
+        );
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, &encrypted]).unwrap_err(),
+            "invalid private key: ssh: this private key is passphrase protected"
+        );
+        let other = KEY_PKCS1.replace("RSA PRIVATE KEY", "FOO KEY");
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, &other]).unwrap_err(),
+            "invalid private key: ssh: unsupported key type \"FOO KEY\""
+        );
+        let swapped = KEY_PKCS8.replace("PRIVATE KEY", "RSA PRIVATE KEY");
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, &swapped]).unwrap_err(),
+            "invalid private key: x509: failed to parse private key (use ParsePKCS8PrivateKey instead for this key format)"
+        );
+        let swapped = KEY_PKCS1.replace("RSA PRIVATE KEY", "PRIVATE KEY");
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, &swapped]).unwrap_err(),
+            "invalid private key: x509: failed to parse private key (use ParsePKCS1PrivateKey instead for this key format)"
+        );
+        let ec = "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n";
+        assert_eq!(
+            call("rsadecrypt", &[CIPHERTEXT, ec]).unwrap_err(),
+            "invalid private key type *ecdsa.PrivateKey"
+        );
+    }
+
+    #[test]
+    fn pem_decode_like_go() {
+        let b = pem_decode(b"-----BEGIN X-----\nYWJj\n-----END X-----").unwrap();
+        assert_eq!((b.kind.as_str(), b.bytes.as_slice()), ("X", &b"abc"[..]));
+        // A mismatched END line: Go moves on and finds no further block.
+        assert!(pem_decode(b"-----BEGIN X-----\nYWJj\n-----END Y-----\n").is_none());
+        // A malformed first block is skipped for the next one.
+        let two =
+            b"-----BEGIN X-----\n!!!!\n-----END X-----\n-----BEGIN Y-----\nYQ==\n-----END Y-----\n";
+        let b = pem_decode(two).unwrap();
+        assert_eq!((b.kind.as_str(), b.bytes.as_slice()), ("Y", &b"a"[..]));
+        let h = pem_decode(b"-----BEGIN X-----\nA: b \n\nYQ==\n-----END X-----\n").unwrap();
+        assert_eq!(h.headers, vec![("A".to_string(), "b".to_string())]);
+        assert!(pem_decode(b"no pem here").is_none());
     }
 }
