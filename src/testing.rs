@@ -525,7 +525,7 @@ fn compare_rule(exp: &RuleExpectation, rule: &RuleOutcome, out: &mut Vec<Mismatc
         }
     }
     for (id, expected) in &exp.resources {
-        let found = rule.resources.iter().find(|r| &r.id == id);
+        let found = rule.resources.iter().find(|r| r.id == id);
         let (ok, actual, details) = match found {
             None => (
                 *expected == Expected::Skip,
