@@ -253,3 +253,65 @@ fn invalid_vars_json_is_reported_with_its_position() {
         "error: --vars: invalid JSON: 1:7: Missing JSON value; A JSON value must start with a brace, a bracket, a number, a string, or a keyword.\n"
     );
 }
+
+const DYNAMIC_HCL: &str = r#"network {
+  mode = "host"
+  dynamic "port" {
+    for_each = ports
+    iterator = p
+    labels   = [p.value.label]
+    content {
+      to  = p.value.port
+      idx = p.key
+    }
+  }
+  port "static" { to = 1 }
+}
+disk {
+  dynamic "volume" {
+    for_each = { a = 10, b = 20 }
+    content {
+      size = volume.value
+      name = volume.key
+    }
+  }
+}
+"#;
+
+#[test]
+fn dynamic_blocks_are_expanded() {
+    let dir = dir_with(&[("net.hcl", DYNAMIC_HCL)]);
+    let vars = r#"{"ports": [{"label": "api", "port": 80}, {"label": "ui", "port": 8080}]}"#;
+    let out = run(
+        &["hcl", "eval", "--vars", vars, "net.hcl"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(stderr(&out), "");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out),
+        concat!(
+            r#"{"disk":[{"volume":[{"name":"a","size":10},{"name":"b","size":20}]}],"#,
+            r#""network":[{"mode":"host","port":{"api":[{"idx":0,"to":80}],"static":[{"to":1}],"ui":[{"idx":1,"to":8080}]}}]}"#,
+            "\n"
+        )
+    );
+}
+
+#[test]
+fn dynamic_block_errors_have_positions() {
+    let text = "dynamic \"x\" {\n  for_each = null\n  content {}\n}\ndynamic \"y\" {\n  for_each = 3\n  content {}\n}\ndynamic \"z\" {\n  for_each = [1]\n}\n";
+    let dir = dir_with(&[("d.hcl", text)]);
+    let out = run(&["hcl", "eval", "d.hcl"], dir.path(), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        concat!(
+            "d.hcl:2:14: error: Invalid dynamic for_each value: Cannot use a null value in for_each.\n",
+            "d.hcl:6:14: error: Invalid dynamic for_each value: Cannot use a number value in for_each. An iterable collection is required.\n",
+            "d.hcl:9:1: error: Missing dynamic content block: A dynamic block must have a nested block of type \"content\" to describe the body of each generated block.\n",
+        )
+    );
+}

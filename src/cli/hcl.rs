@@ -25,7 +25,9 @@ type as nested objects (one level per block label) ending in a list of the block
   locals { a = 1 }             ->  \"locals\": [{\"a\": 1}]
   resource \"t\" \"n\" { b = 2 }   ->  \"resource\": {\"t\": {\"n\": [{\"b\": 2}]}}
 Expressions may use the variables given with --vars and Terraform's built-in functions
-(minus those reading files or the clock). Numbers are printed exactly.
+(minus those reading files or the clock). Numbers are printed exactly. `dynamic \"T\"`
+blocks are expanded into the T blocks they generate. Attributes are not variables: this
+is HCL, not Terraform, so `local.x` or `var.x` must come from --vars.
 
 Diagnostics are printed on stderr, one per line, as `file:line:col: error: summary: detail`;
 when there is any error nothing is printed on stdout.
