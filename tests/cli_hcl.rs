@@ -225,7 +225,7 @@ fn limits_are_errors_with_positions() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "dup.hcl:2:1: error: Invalid syntax: Invalid attribute; expected unique attribute key; found redefined attribute.\n"
+        "dup.hcl:2:1: error: Attribute redefined: The argument \"a\" was already set at dup.hcl:1,1-2. Each argument may be set only once.\n"
     );
 }
 

@@ -79,7 +79,15 @@ fn eval(args: HclEvalArgs) -> u8 {
     let body = match parse_body(&src) {
         Ok(body) => body,
         Err(diag) => {
-            print_diagnostics(&src, &[diag]);
+            // hcl-edit stops at an attribute set twice; the body parser goes on as HCL does
+            // and reports "Attribute redefined" plus whatever else is wrong.
+            let (_, diags) = cloudspec_hcl::body::parse_native(&src.name, &src.text);
+            let diags = if cloudspec_hcl::diag::has_errors(&diags) {
+                diags
+            } else {
+                vec![diag]
+            };
+            print_diagnostics(&src, &diags);
             return EXIT_USAGE;
         }
     };
