@@ -277,10 +277,16 @@ fn scan(src: &str) -> Vec<Token> {
 // ---------------------------------------------------------------------------------------
 // Parser (hcl/json/parser.go)
 
+/// HCL's `parseValue`/`parseObject`/`parseArray`, error recovery included: an invalid value
+/// is recorded and parsing goes on (HCL's `wrapInvalid`), a container it cannot finish is
+/// skipped with `recover`. The tree is only meaningful when no diagnostic was recorded.
 struct Parser<'a> {
     src: &'a str,
     toks: Vec<Token>,
     pos: usize,
+    diags: Vec<JsonError>,
+    /// Set when nesting went too deep: everything stops.
+    fatal: bool,
 }
 
 fn err(tok: &Token, summary: &str, detail: impl Into<String>) -> JsonError {
@@ -335,39 +341,39 @@ impl Parser<'_> {
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<JsonNode, JsonError> {
+    fn new(src: &str) -> Parser<'_> {
+        Parser {
+            src,
+            toks: scan(src),
+            pos: 0,
+            diags: Vec::new(),
+            fatal: false,
+        }
+    }
+
+    /// `parseValue` with `wrapInvalid`: `None` for an invalid value (its diagnostic is
+    /// recorded). Leaves consume their token whether or not they are valid; a token that
+    /// cannot start a value is reported and not consumed.
+    fn value(&mut self, depth: usize) -> Option<JsonNode> {
+        if self.fatal {
+            return None;
+        }
         let tok = self.peek();
-        match tok.ty {
-            Tok::BraceO | Tok::BrackO if depth >= MAX_DEPTH => Err(err(
-                &tok,
-                "Nesting too deep",
-                format!("JSON arrays and objects may be nested at most {MAX_DEPTH} levels deep."),
-            )),
-            Tok::BraceO => self.object(depth + 1),
-            Tok::BrackO => self.array(depth + 1),
-            Tok::Number => self.number(),
-            Tok::String => {
-                let tok = self.read();
-                let s = decode_string(tok.text(self.src)).map_err(|off| {
-                    let mut p = tok.start;
-                    p.byte += off;
-                    p.column += off;
-                    let mut e = p;
-                    e.byte += 1;
-                    e.column += 1;
-                    JsonError {
-                        pos: p,
-                        end: e,
-                        summary: "Invalid JSON string".into(),
-                        message: "There is a syntax error in the given JSON string.".into(),
-                    }
-                })?;
-                Ok(JsonNode {
-                    kind: JsonKind::String(s),
-                    start: tok.start,
-                    end: tok.end,
-                })
+        let leaf = match tok.ty {
+            Tok::BraceO | Tok::BrackO if depth >= MAX_DEPTH => {
+                self.fatal = true;
+                Err(err(
+                    &tok,
+                    "Nesting too deep",
+                    format!(
+                        "JSON arrays and objects may be nested at most {MAX_DEPTH} levels deep."
+                    ),
+                ))
             }
+            Tok::BraceO => return self.object(depth + 1),
+            Tok::BrackO => return self.array(depth + 1),
+            Tok::Number => self.number(),
+            Tok::String => self.string(),
             Tok::Keyword => self.keyword(),
             Tok::BraceC => Err(err(&tok, "Missing JSON value", VALUE_START)),
             Tok::BrackC => Err(err(&tok, "Missing array element value", VALUE_START)),
@@ -377,30 +383,66 @@ impl Parser<'_> {
                 "The JSON data ends prematurely.",
             )),
             _ => Err(err(&tok, "Invalid start of value", VALUE_START)),
-        }
+        };
+        leaf.map_err(|e| self.diags.push(e)).ok()
     }
 
-    fn object(&mut self, depth: usize) -> Result<JsonNode, JsonError> {
+    fn string(&mut self) -> Result<JsonNode, JsonError> {
+        let tok = self.read();
+        let s = decode_string(tok.text(self.src)).map_err(|off| {
+            let mut p = tok.start;
+            p.byte += off;
+            p.column += off;
+            let mut e = p;
+            e.byte += 1;
+            e.column += 1;
+            JsonError {
+                pos: p,
+                end: e,
+                summary: "Invalid JSON string".into(),
+                message: "There is a syntax error in the given JSON string.".into(),
+            }
+        })?;
+        Ok(JsonNode {
+            kind: JsonKind::String(s),
+            start: tok.start,
+            end: tok.end,
+        })
+    }
+
+    /// `parseObject`: `None` is HCL's nil (the object could not be finished).
+    fn object(&mut self, depth: usize) -> Option<JsonNode> {
         let open = self.read();
         let mut props = Vec::new();
         loop {
+            if self.fatal {
+                return None;
+            }
             if self.peek().ty == Tok::BraceC {
                 break;
             }
-            let key = self.value(depth)?;
-            let JsonKind::String(name) = key.kind else {
-                let (s, e) = key.start_range();
-                return Err(JsonError {
-                    pos: s,
-                    end: e,
-                    summary: "Invalid object property name".into(),
-                    message: "A JSON object property name must be a string".into(),
-                });
+            let key_tok = self.peek();
+            let key = self.value(depth);
+            if self.fatal {
+                return None;
+            }
+            let Some(JsonNode {
+                kind: JsonKind::String(name),
+                start: name_start,
+                end: name_end,
+            }) = key
+            else {
+                self.diags.push(err(
+                    &key_tok,
+                    "Invalid object property name",
+                    "A JSON object property name must be a string",
+                ));
+                return None;
             };
             let colon = self.read();
             if colon.ty != Tok::Colon {
                 self.recover(colon, Tok::BraceO, Tok::BraceC);
-                return Err(match colon.ty {
+                self.diags.push(match colon.ty {
                     Tok::BraceC | Tok::Comma => err(
                         &colon,
                         "Missing object value",
@@ -417,118 +459,143 @@ impl Parser<'_> {
                         "A colon must appear between an object property's name and its value.",
                     ),
                 });
+                return None;
             }
-            let value = self.value(depth)?;
-            props.push(JsonProperty {
-                name,
-                name_start: key.start,
-                name_end: key.end,
-                value,
-            });
-            let next = self.peek();
-            match next.ty {
+            let value = self.value(depth);
+            if self.fatal {
+                return None;
+            }
+            if let Some(value) = value {
+                props.push(JsonProperty {
+                    name,
+                    name_start,
+                    name_end,
+                    value,
+                });
+            }
+            match self.peek().ty {
                 Tok::Comma => {
                     let comma = self.read();
                     if self.peek().ty == Tok::BraceC {
-                        return Err(err(
+                        self.diags.push(err(
                             &comma,
                             "Trailing comma in object",
                             "JSON does not permit a trailing comma after the final property in an object.",
                         ));
+                        return None;
                     }
                 }
                 Tok::Eof => {
-                    return Err(err(
+                    self.diags.push(err(
                         &open,
                         "Unclosed object",
                         "No closing brace was found for this JSON object.",
-                    ))
+                    ));
+                    return None;
                 }
                 Tok::BrackC => {
                     let tok = self.read();
-                    return Err(err(
+                    self.diags.push(err(
                         &tok,
                         "Mismatched braces",
                         "A JSON object must be closed with a brace, not a bracket.",
                     ));
+                    return None;
                 }
                 Tok::BraceC => break,
                 _ => {
                     let t = self.read();
                     self.recover(t, Tok::BraceO, Tok::BraceC);
-                    return Err(err(
+                    self.diags.push(err(
                         &self.peek(),
                         "Missing attribute seperator comma",
                         "A comma must appear between each property definition in an object.",
                     ));
+                    return None;
                 }
             }
         }
         let close = self.read();
-        Ok(JsonNode {
+        Some(JsonNode {
             kind: JsonKind::Object(props),
             start: open.start,
             end: close.end,
         })
     }
 
-    fn array(&mut self, depth: usize) -> Result<JsonNode, JsonError> {
+    /// `parseArray`: `None` is HCL's nil (the array could not be finished).
+    fn array(&mut self, depth: usize) -> Option<JsonNode> {
         let open = self.read();
         let mut vals = Vec::new();
         loop {
+            if self.fatal {
+                return None;
+            }
             if self.peek().ty == Tok::BrackC {
                 break;
             }
-            vals.push(self.value(depth)?);
+            let value = self.value(depth);
+            if self.fatal {
+                return None;
+            }
+            vals.extend(value);
             match self.peek().ty {
                 Tok::Comma => {
                     let comma = self.read();
                     if self.peek().ty == Tok::BrackC {
-                        return Err(err(
+                        self.diags.push(err(
                             &comma,
                             "Trailing comma in array",
                             "JSON does not permit a trailing comma after the final value in an array.",
                         ));
+                        return None;
                     }
                 }
                 Tok::Colon => {
                     let t = self.read();
                     self.recover(t, Tok::BrackO, Tok::BrackC);
-                    return Err(err(
+                    self.diags.push(err(
                         &self.peek(),
                         "Invalid array value",
                         "A colon is not used to introduce values in a JSON array.",
                     ));
+                    return None;
                 }
                 Tok::Eof => {
-                    return Err(err(
+                    let t = self.read();
+                    self.recover(t, Tok::BrackO, Tok::BrackC);
+                    self.diags.push(err(
                         &open,
                         "Unclosed object",
                         "No closing bracket was found for this JSON array.",
-                    ))
+                    ));
+                    return None;
                 }
                 Tok::BraceC => {
                     let tok = self.read();
-                    return Err(err(
+                    self.recover(tok, Tok::BrackO, Tok::BrackC);
+                    self.diags.push(err(
                         &tok,
                         "Mismatched brackets",
                         "A JSON array must be closed with a bracket, not a brace.",
                     ));
+                    return None;
                 }
                 Tok::BrackC => break,
                 _ => {
                     let t = self.read();
                     self.recover(t, Tok::BrackO, Tok::BrackC);
-                    return Err(err(
+                    self.diags.push(err(
                         &self.peek(),
                         "Missing attribute seperator comma",
                         "A comma must appear between each value in an array.",
                     ));
+                    return None;
                 }
             }
         }
         let close = self.read();
-        Ok(JsonNode {
+        Some(JsonNode {
             kind: JsonKind::Array(vals),
             start: open.start,
             end: close.end,
@@ -731,23 +798,9 @@ fn decode_string(tok: &str) -> Result<String, usize> {
     }
 }
 
-/// Parses one JSON value (the whole input).
+/// Parses one JSON value (the whole input), stopping at the first error.
 pub fn parse(src: &str) -> Result<JsonNode, JsonError> {
-    let mut p = Parser {
-        src,
-        toks: scan(src),
-        pos: 0,
-    };
-    let node = p.value(0)?;
-    let next = p.peek();
-    if next.ty != Tok::Eof {
-        return Err(err(
-            &next,
-            "Extraneous data after value",
-            "Extra characters appear after the JSON value.",
-        ));
-    }
-    Ok(node)
+    parse_all(src, false).map_err(|mut diags| diags.swap_remove(0))
 }
 
 /// Every diagnostic HCL's JSON parser reports for `src`, in its order: empty when [`parse`]
@@ -759,294 +812,51 @@ pub fn parse(src: &str) -> Result<JsonNode, JsonError> {
 /// files. "Extraneous data after value" is only reported when nothing else was. The first
 /// entry is always [`parse`]'s error. Nesting beyond [`MAX_DEPTH`] stops the scan there.
 pub fn parse_diagnostics(src: &str, body_root: bool) -> Vec<JsonError> {
-    let mut r = Recovering {
-        p: Parser {
-            src,
-            toks: scan(src),
-            pos: 0,
-        },
-        diags: Vec::new(),
-        fatal: false,
-    };
-    let root = r.value(0);
-    if r.fatal {
-        return r.diags;
+    parse_all(src, body_root).err().unwrap_or_default()
+}
+
+/// [`parse`] and [`parse_diagnostics`] in one pass: the tree, or every diagnostic (never an
+/// empty list).
+pub fn parse_all(src: &str, body_root: bool) -> Result<JsonNode, Vec<JsonError>> {
+    let mut p = Parser::new(src);
+    let first = p.peek();
+    let root = p.value(0);
+    if p.fatal {
+        return Err(p.diags);
     }
-    if r.diags.is_empty() {
-        let next = r.p.peek();
+    if p.diags.is_empty() {
+        let next = p.peek();
         if next.ty != Tok::Eof {
-            r.diags.push(err(
+            p.diags.push(err(
                 &next,
                 "Extraneous data after value",
                 "Extra characters appear after the JSON value.",
             ));
         }
     }
-    if body_root && !matches!(root.kind, Shape::Object | Shape::Array) && !r.diags.is_empty() {
-        r.diags.push(err(
-            &root.first,
-            "Root value must be object",
-            "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.",
-        ));
-    }
-    r.diags
-}
-
-/// What the recovering pass knows of a parsed value: its kind and its first token (for a
-/// container its opening brace or bracket; for an invalid value the token it started at).
-struct Parsed {
-    kind: Shape,
-    first: Token,
-}
-
-#[derive(PartialEq, Eq)]
-enum Shape {
-    String,
-    Object,
-    Array,
-    Other,
-    Invalid,
-}
-
-/// HCL's `parseValue`/`parseObject`/`parseArray` with their error recovery, collecting
-/// diagnostics instead of building a tree (see [`parse_diagnostics`]).
-struct Recovering<'a> {
-    p: Parser<'a>,
-    diags: Vec<JsonError>,
-    /// Set when nesting went too deep: everything stops.
-    fatal: bool,
-}
-
-impl Recovering<'_> {
-    /// `parseValue`, with `wrapInvalid`: never "nil".
-    fn value(&mut self, depth: usize) -> Parsed {
-        let tok = self.p.peek();
-        let invalid = Parsed {
-            kind: Shape::Invalid,
-            first: tok,
-        };
-        if self.fatal {
-            return invalid;
-        }
-        let leaf = |r: Result<JsonNode, JsonError>, diags: &mut Vec<JsonError>, kind| match r {
-            Ok(_) => Parsed { kind, first: tok },
-            Err(e) => {
-                diags.push(e);
-                Parsed {
-                    kind: Shape::Invalid,
-                    first: tok,
-                }
-            }
-        };
-        match tok.ty {
-            Tok::BraceO | Tok::BrackO if depth >= MAX_DEPTH => {
-                // The strict parser reports the same error; stop here.
-                if let Err(e) = self.p.value(depth) {
-                    self.diags.push(e);
-                }
-                self.fatal = true;
-                invalid
-            }
-            Tok::BraceO => match self.object(depth + 1) {
-                true => Parsed {
-                    kind: Shape::Object,
-                    first: tok,
-                },
-                false => invalid,
-            },
-            Tok::BrackO => match self.array(depth + 1) {
-                true => Parsed {
-                    kind: Shape::Array,
-                    first: tok,
-                },
-                false => invalid,
-            },
-            Tok::String | Tok::Number | Tok::Keyword => {
-                let kind = if tok.ty == Tok::String {
-                    Shape::String
-                } else {
-                    Shape::Other
-                };
-                // Leaves consume their token whether or not they are valid.
-                let r = self.p.value(depth);
-                leaf(r, &mut self.diags, kind)
-            }
-            _ => {
-                // Missing or invalid start of a value: reported, not consumed.
-                if let Err(e) = self.p.value(depth) {
-                    self.diags.push(e);
-                }
-                invalid
-            }
-        }
-    }
-
-    /// `parseObject`: whether it produced an object (false is HCL's nil).
-    fn object(&mut self, depth: usize) -> bool {
-        let open = self.p.read();
-        loop {
-            if self.fatal {
-                return false;
-            }
-            if self.p.peek().ty == Tok::BraceC {
-                break;
-            }
-            let key = self.value(depth);
-            if self.fatal {
-                return false;
-            }
-            if key.kind != Shape::String {
-                self.diags.push(err(
-                    &key.first,
-                    "Invalid object property name",
-                    "A JSON object property name must be a string",
+    match root {
+        Some(node) if p.diags.is_empty() => Ok(node),
+        root => {
+            let container = matches!(
+                root,
+                Some(JsonNode {
+                    kind: JsonKind::Object(_) | JsonKind::Array(_),
+                    ..
+                })
+            );
+            if body_root && !container && !p.diags.is_empty() {
+                p.diags.push(err(
+                    &first,
+                    "Root value must be object",
+                    "The root value in a JSON-based configuration must be either a JSON object or a JSON array of objects.",
                 ));
-                return false;
             }
-            let colon = self.p.read();
-            if colon.ty != Tok::Colon {
-                self.p.recover(colon, Tok::BraceO, Tok::BraceC);
-                self.diags.push(match colon.ty {
-                    Tok::BraceC | Tok::Comma => err(
-                        &colon,
-                        "Missing object value",
-                        "A JSON object attribute must have a value, introduced by a colon.",
-                    ),
-                    Tok::Equals => err(
-                        &colon,
-                        "Missing property value colon",
-                        "JSON uses a colon as its name/value delimiter, not an equals sign.",
-                    ),
-                    _ => err(
-                        &colon,
-                        "Missing property value colon",
-                        "A colon must appear between an object property's name and its value.",
-                    ),
-                });
-                return false;
+            if p.diags.is_empty() {
+                // Unreachable: an invalid value always records why.
+                p.diags.push(err(&first, "Invalid JSON", VALUE_START));
             }
-            self.value(depth);
-            if self.fatal {
-                return false;
-            }
-            let next = self.p.peek();
-            match next.ty {
-                Tok::Comma => {
-                    let comma = self.p.read();
-                    if self.p.peek().ty == Tok::BraceC {
-                        self.diags.push(err(
-                            &comma,
-                            "Trailing comma in object",
-                            "JSON does not permit a trailing comma after the final property in an object.",
-                        ));
-                        return false;
-                    }
-                }
-                Tok::Eof => {
-                    self.diags.push(err(
-                        &open,
-                        "Unclosed object",
-                        "No closing brace was found for this JSON object.",
-                    ));
-                    return false;
-                }
-                Tok::BrackC => {
-                    let tok = self.p.read();
-                    self.diags.push(err(
-                        &tok,
-                        "Mismatched braces",
-                        "A JSON object must be closed with a brace, not a bracket.",
-                    ));
-                    return false;
-                }
-                Tok::BraceC => break,
-                _ => {
-                    let t = self.p.read();
-                    self.p.recover(t, Tok::BraceO, Tok::BraceC);
-                    self.diags.push(err(
-                        &self.p.peek(),
-                        "Missing attribute seperator comma",
-                        "A comma must appear between each property definition in an object.",
-                    ));
-                    return false;
-                }
-            }
+            Err(p.diags)
         }
-        self.p.read();
-        true
-    }
-
-    /// `parseArray`: whether it produced an array (false is HCL's nil).
-    fn array(&mut self, depth: usize) -> bool {
-        let open = self.p.read();
-        loop {
-            if self.fatal {
-                return false;
-            }
-            if self.p.peek().ty == Tok::BrackC {
-                break;
-            }
-            self.value(depth);
-            if self.fatal {
-                return false;
-            }
-            match self.p.peek().ty {
-                Tok::Comma => {
-                    let comma = self.p.read();
-                    if self.p.peek().ty == Tok::BrackC {
-                        self.diags.push(err(
-                            &comma,
-                            "Trailing comma in array",
-                            "JSON does not permit a trailing comma after the final value in an array.",
-                        ));
-                        return false;
-                    }
-                }
-                Tok::Colon => {
-                    let t = self.p.read();
-                    self.p.recover(t, Tok::BrackO, Tok::BrackC);
-                    self.diags.push(err(
-                        &self.p.peek(),
-                        "Invalid array value",
-                        "A colon is not used to introduce values in a JSON array.",
-                    ));
-                    return false;
-                }
-                Tok::Eof => {
-                    let t = self.p.read();
-                    self.p.recover(t, Tok::BrackO, Tok::BrackC);
-                    self.diags.push(err(
-                        &open,
-                        "Unclosed object",
-                        "No closing bracket was found for this JSON array.",
-                    ));
-                    return false;
-                }
-                Tok::BraceC => {
-                    let tok = self.p.read();
-                    self.p.recover(tok, Tok::BrackO, Tok::BrackC);
-                    self.diags.push(err(
-                        &tok,
-                        "Mismatched brackets",
-                        "A JSON array must be closed with a bracket, not a brace.",
-                    ));
-                    return false;
-                }
-                Tok::BrackC => break,
-                _ => {
-                    let t = self.p.read();
-                    self.p.recover(t, Tok::BrackO, Tok::BrackC);
-                    self.diags.push(err(
-                        &self.p.peek(),
-                        "Missing attribute seperator comma",
-                        "A comma must appear between each value in an array.",
-                    ));
-                    return false;
-                }
-            }
-        }
-        self.p.read();
-        true
     }
 }
 

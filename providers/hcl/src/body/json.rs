@@ -152,11 +152,11 @@ fn convert_node(node: JsonNode, filename: &str) -> Result<JNode, Box<Diagnostic>
 
 /// Parses a JSON-syntax file.
 pub(crate) fn parse(name: &str, text: &str) -> (Option<Body>, Vec<Diagnostic>) {
-    let parsed = match cjson::parse(text) {
+    let parsed = match cjson::parse_all(text, true) {
         Ok(node) => node,
-        Err(_) => {
+        Err(errors) => {
             // Every error HCL's parser reports, not just the first.
-            let diags = cjson::parse_diagnostics(text, true)
+            let diags = errors
                 .into_iter()
                 .map(|e| {
                     let subject = Range {
