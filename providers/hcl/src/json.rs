@@ -637,10 +637,8 @@ impl Parser<'_> {
                 ))
             }
             _ => {
-                let dym = ["false", "true", "null"]
-                    .into_iter()
-                    .find(|k| levenshtein(s, k) < 3)
-                    .map(|k| format!(" Did you mean {}?", go_quote(k)))
+                let dym = crate::eval::name_suggestion(s, &["false", "true", "null"])
+                    .map(|k| format!(" Did you mean {}?", go_quote(&k)))
                     .unwrap_or_default();
                 return Err(err(
                     &tok,
@@ -655,22 +653,6 @@ impl Parser<'_> {
             end: tok.end,
         })
     }
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 /// The JSON number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.

@@ -311,30 +311,7 @@ pub(crate) fn char_range(filename: &str, p: Pos) -> Range {
     }
 }
 
-/// HCL's `nameSuggestion`: the first candidate within edit distance 2 of `given`.
-pub(crate) fn name_suggestion(given: &str, candidates: &[&str]) -> Option<String> {
-    candidates
-        .iter()
-        .find(|c| levenshtein(given, c) < 3)
-        .map(|c| c.to_string())
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = Vec::with_capacity(b.len() + 1);
-        cur.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
-            let del = prev.get(j + 1).copied().unwrap_or(0) + 1;
-            let ins = cur.get(j).copied().unwrap_or(0) + 1;
-            cur.push(sub.min(del).min(ins));
-        }
-        prev = cur;
-    }
-    prev.last().copied().unwrap_or(0)
-}
+pub(crate) use crate::eval::name_suggestion;
 
 /// The first body's missing item range, or a placeholder for an empty merge.
 fn merged_missing_item_range(bodies: &[Body]) -> Range {
@@ -506,7 +483,7 @@ mod tests {
             Some("name")
         );
         assert_eq!(name_suggestion("zzzzzz", &["age", "name"]), None);
-        assert_eq!(levenshtein("kitten", "sitting"), 3);
+        assert_eq!(strsim::levenshtein("kitten", "sitting"), 3);
     }
 
     #[test]

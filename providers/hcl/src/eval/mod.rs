@@ -935,33 +935,15 @@ fn describe_type_mismatch(t: &Type, f: &Type) -> String {
 }
 
 /// A string quoted as Go's `%q` does (for names in messages).
-pub(crate) fn go_quote(s: &str) -> String {
-    crate::types::go_quote(s)
-}
+pub(crate) use crate::types::go_quote;
 
-/// HCL's `nameSuggestion`: the first candidate (in sorted order) within edit distance 2.
-pub(crate) fn name_suggestion(given: &str, candidates: &[String]) -> Option<String> {
+/// HCL's `nameSuggestion`: the first candidate (in the order given) within edit distance 2.
+pub(crate) fn name_suggestion<S: AsRef<str>>(given: &str, candidates: &[S]) -> Option<String> {
     candidates
         .iter()
-        .find(|c| levenshtein(given, c) < 3)
-        .cloned()
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = Vec::with_capacity(b.len() + 1);
-        cur.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
-            let del = prev.get(j + 1).copied().unwrap_or(0) + 1;
-            let ins = cur.get(j).copied().unwrap_or(0) + 1;
-            cur.push(sub.min(del).min(ins));
-        }
-        prev = cur;
-    }
-    prev.last().copied().unwrap_or(0)
+        .map(AsRef::as_ref)
+        .find(|c| strsim::levenshtein(given, c) < 3)
+        .map(str::to_string)
 }
 
 fn too_expensive(range: Option<Range>) -> Diagnostic {
@@ -981,9 +963,9 @@ mod tests {
 
     #[test]
     fn levenshtein_distances() {
-        assert_eq!(levenshtein("kitten", "sitting"), 3);
-        assert_eq!(levenshtein("", "abc"), 3);
-        assert_eq!(levenshtein("upper", "uper"), 1);
+        assert_eq!(strsim::levenshtein("kitten", "sitting"), 3);
+        assert_eq!(strsim::levenshtein("", "abc"), 3);
+        assert_eq!(strsim::levenshtein("upper", "uper"), 1);
     }
 
     fn eval_with_budget(text: &str, max_steps: u64) -> Evaluated {
