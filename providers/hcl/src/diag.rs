@@ -29,6 +29,22 @@ impl fmt::Display for Range {
     }
 }
 
+/// HCL's `Range.String()`: `file:line,col-col` on one line, `file:line,col-line,col` across
+/// lines (how HCL's messages cite another place: "already set at a.hcl:1,1-2").
+pub fn range_string(r: &Range) -> String {
+    if r.start.line == r.end.line {
+        format!(
+            "{}:{},{}-{}",
+            r.filename, r.start.line, r.start.column, r.end.column
+        )
+    } else {
+        format!(
+            "{}:{},{}-{},{}",
+            r.filename, r.start.line, r.start.column, r.end.line, r.end.column
+        )
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Severity {
     Error,

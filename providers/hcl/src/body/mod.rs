@@ -255,20 +255,7 @@ pub fn parse_file(name: &str, text: &str) -> (Option<Body>, Vec<Diagnostic>) {
     }
 }
 
-/// `hcl.Range.String()`: `file:line,col-col` on one line, `file:line,col-line,col` across.
-pub(crate) fn range_string(r: &Range) -> String {
-    if r.start.line == r.end.line {
-        format!(
-            "{}:{},{}-{}",
-            r.filename, r.start.line, r.start.column, r.end.column
-        )
-    } else {
-        format!(
-            "{}:{},{}-{},{}",
-            r.filename, r.start.line, r.start.column, r.end.line, r.end.column
-        )
-    }
-}
+pub(crate) use crate::diag::range_string;
 
 /// The zero-width range at the start of `r`.
 pub(crate) fn start_point(r: &Range) -> Range {

@@ -10,7 +10,7 @@ use super::traverse::traverse_abs;
 use super::vars::variables;
 use super::{dynamic, go_quote, name_suggestion, EvalContext, Evaluated, Evaluator};
 use crate::convert::convert;
-use crate::diag::{has_errors, Diagnostic, Range};
+use crate::diag::{has_errors, range_string, Diagnostic};
 use crate::functions::{call_function, Function, Param};
 use crate::types::Type;
 use crate::value::Value;
@@ -27,21 +27,6 @@ impl Arg<'_> {
             Arg::Expr(e) => e.span(),
             Arg::Value(_, s) => s.clone(),
         }
-    }
-}
-
-/// HCL's `Range.String()`: `file:line,col-col` or `file:line,col-line,col`.
-pub(crate) fn range_string(r: &Range) -> String {
-    if r.start.line == r.end.line {
-        format!(
-            "{}:{},{}-{}",
-            r.filename, r.start.line, r.start.column, r.end.column
-        )
-    } else {
-        format!(
-            "{}:{},{}-{},{}",
-            r.filename, r.start.line, r.start.column, r.end.line, r.end.column
-        )
     }
 }
 

@@ -136,20 +136,7 @@ impl fmt::Debug for Spec {
     }
 }
 
-/// HCL's `Range.String()`: `file:line,col-col`, or `file:line,col-line,col` across lines.
-pub fn range_string(r: &Range) -> String {
-    if r.start.line == r.end.line {
-        format!(
-            "{}:{},{}-{}",
-            r.filename, r.start.line, r.start.column, r.end.column
-        )
-    } else {
-        format!(
-            "{}:{},{}-{},{}",
-            r.filename, r.start.line, r.start.column, r.end.line, r.end.column
-        )
-    }
-}
+pub use crate::diag::range_string;
 
 fn error(summary: impl Into<String>, detail: impl Into<String>, subject: Range) -> Diagnostic {
     Diagnostic::error(summary, detail, Some(subject))
