@@ -230,16 +230,13 @@ pub struct ResourceSource {
     pub line: Option<u64>,
 }
 
-/// Counts per status, as reports show them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+/// Rule counts per status, as reports show them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Summary {
     pub rules: usize,
-    pub pass: usize,
-    pub fail: usize,
-    pub unknown: usize,
-    pub skip: usize,
-    pub error: usize,
-    pub waived: usize,
+    /// Rules per status.
+    pub counts: StatusCounts,
+    /// Distinct resources in scope of any rule.
     pub resources_evaluated: usize,
 }
 
@@ -257,25 +254,14 @@ impl RunOutcome {
     /// any rule.
     pub fn summary(&self) -> Summary {
         let mut s = Summary::default();
-        let mut counts = StatusCounts::default();
         let mut seen = std::collections::HashSet::new();
         for (_, _, rule) in self.rules() {
             s.rules += 1;
-            counts.add(rule.status);
+            s.counts.add(rule.status);
             for r in &rule.resources {
                 seen.insert((r.type_name.as_str(), r.id.as_str()));
             }
         }
-        let StatusCounts {
-            pass,
-            fail,
-            unknown,
-            skip,
-            error,
-            waived,
-        } = counts;
-        (s.pass, s.fail, s.unknown, s.skip, s.error, s.waived) =
-            (pass, fail, unknown, skip, error, waived);
         s.resources_evaluated = seen.len();
         s
     }

@@ -194,7 +194,8 @@ fn source_suffix(resource: &ResourceOutcome) -> String {
 /// `3 rules: 1 pass, 1 fail, 1 skip, 0 error` (unknown and waived counts when any), and
 /// the number of resources evaluated.
 fn summary_line(outcome: &RunOutcome, color: bool) -> String {
-    let s = outcome.summary();
+    let summary = outcome.summary();
+    let s = summary.counts;
     let mut parts = vec![
         count(s.pass, Status::Pass, color),
         count(s.fail, Status::Fail, color),
@@ -207,17 +208,17 @@ fn summary_line(outcome: &RunOutcome, color: bool) -> String {
     if s.waived > 0 {
         parts.push(count(s.waived, Status::Waived, color));
     }
-    let rules = if s.rules == 1 { "rule" } else { "rules" };
-    let resources = if s.resources_evaluated == 1 {
+    let rules = if summary.rules == 1 { "rule" } else { "rules" };
+    let resources = if summary.resources_evaluated == 1 {
         "resource"
     } else {
         "resources"
     };
     format!(
         "{} {rules}: {} ({} {resources} evaluated)",
-        s.rules,
+        summary.rules,
         parts.join(", "),
-        s.resources_evaluated
+        summary.resources_evaluated
     )
 }
 

@@ -178,12 +178,12 @@ impl Summary {
         let s = outcome.summary();
         Summary {
             rules: s.rules,
-            pass: s.pass,
-            fail: s.fail,
-            skip: s.skip,
-            error: s.error,
-            unknown: s.unknown,
-            waived: s.waived,
+            pass: s.counts.pass,
+            fail: s.counts.fail,
+            skip: s.counts.skip,
+            error: s.counts.error,
+            unknown: s.counts.unknown,
+            waived: s.counts.waived,
             resources_evaluated: s.resources_evaluated,
         }
     }
