@@ -27,44 +27,38 @@ impl Timing {
 pub struct LoadReport {
     pub bytes: usize,
     pub resources: usize,
-    /// Reading the file into memory.
-    pub read: Timing,
-    /// Parsing, indexing and resolving references ([`Inventory::from_slice`]).
-    pub parse: Timing,
+    /// Loading the file: reading it block by block, parsing, indexing and resolving
+    /// references ([`Inventory::load`], what `cloudspec run --inventory` does).
+    pub load: Timing,
     /// The outcome of `--check-roundtrip`: whether saving gives the file back byte for byte.
     pub roundtrip: Option<String>,
 }
 
-/// Loads `path` `runs` times (reading the file each time, timed apart from parsing).
-/// `threads` overrides the loader's thread count; `check` also compares the saved form of
-/// the inventory with the file.
+/// Loads `path` `runs` times. `threads` overrides the loader's thread count; `check` also
+/// compares the saved form of the inventory with the file.
 pub fn measure_load(
     path: &Path,
     runs: usize,
     threads: Option<usize>,
     check: bool,
 ) -> Result<LoadReport, String> {
-    let (mut reads, mut parses) = (Vec::new(), Vec::new());
+    let mut loads = Vec::new();
     let name = path.display().to_string();
     let mut last = None;
-    let mut bytes_len = 0;
     for _ in 0..runs.max(1) {
         drop(last.take()); // free the previous inventory before the next run
         let started = Instant::now();
-        let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-        reads.push(started.elapsed().as_secs_f64());
-        bytes_len = bytes.len();
-        let started = Instant::now();
         let inventory = match threads {
-            Some(t) => Inventory::from_slice_with_threads(&bytes, &name, t),
-            None => Inventory::from_slice(&bytes, &name),
+            Some(t) => Inventory::load_with_threads(path, t),
+            None => Inventory::load(path),
         }
         .map_err(|e| e.to_string())?;
-        parses.push(started.elapsed().as_secs_f64());
-        last = Some((inventory, check.then_some(bytes)));
+        loads.push(started.elapsed().as_secs_f64());
+        last = Some(inventory);
     }
-    let (inventory, bytes) = last.ok_or("no run")?;
-    let roundtrip = bytes.map(|bytes| {
+    let inventory = last.ok_or("no run")?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+    let roundtrip = check.then(|| {
         if inventory.to_json_string().as_bytes() == bytes.as_slice() {
             "identical: save(load(file)) == file".to_string()
         } else {
@@ -72,10 +66,9 @@ pub fn measure_load(
         }
     });
     Ok(LoadReport {
-        bytes: bytes_len,
+        bytes: bytes.len(),
         resources: inventory.resources.len(),
-        read: Timing::of(reads),
-        parse: Timing::of(parses),
+        load: Timing::of(loads),
         roundtrip,
     })
 }

@@ -67,14 +67,11 @@ fn bench(
     let mut resources = 0usize;
     for _ in 0..runs.max(1) {
         let started = Instant::now();
-        let bytes = std::fs::read(inventory).map_err(|e| e.to_string())?;
-        let file = inventory.display().to_string();
         let inv = match threads {
-            Some(n) => Inventory::from_slice_with_threads(&bytes, &file, n),
-            None => Inventory::from_slice(&bytes, &file),
+            Some(n) => Inventory::load_with_threads(inventory, n),
+            None => Inventory::load(inventory),
         }
         .map_err(|e| e.to_string())?;
-        drop(bytes);
         loads.push(started.elapsed().as_secs_f64());
         let started = Instant::now();
         let input = SpecInput {

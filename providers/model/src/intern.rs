@@ -52,11 +52,4 @@ impl Interner {
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.names.iter().map(|s| &**s)
     }
-
-    /// Forgets every symbol made after the first `len` (used to undo a speculative parse).
-    pub(crate) fn truncate(&mut self, len: usize) {
-        for name in self.names.drain(len.min(self.names.len())..) {
-            self.map.remove(&name);
-        }
-    }
 }

@@ -18,8 +18,9 @@ pub struct Resource {
     pub id: crate::value::Text,
     pub region: Option<crate::value::Text>,
     pub account: Option<crate::value::Text>,
-    /// Where a resource read from a file was declared.
-    pub source: Option<Source>,
+    /// Where a resource read from a file was declared. Boxed: live resources have none,
+    /// and resources are many.
+    pub source: Option<Box<Source>>,
     pub properties: Object,
 }
 
@@ -250,5 +251,14 @@ impl Inventory {
     /// The symbol of a property name, if any property in the inventory is named so.
     pub fn sym(&self, name: &str) -> Option<Sym> {
         self.interner.get(name)
+    }
+}
+
+#[cfg(test)]
+mod size {
+    /// Resources are many: rare fields stay behind a box.
+    #[test]
+    fn resource_is_at_most_fifteen_words() {
+        assert!(std::mem::size_of::<super::Resource>() <= 120);
     }
 }

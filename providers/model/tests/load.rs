@@ -188,6 +188,19 @@ fn load_with(text: &str, threads: usize) -> Result<Inventory, cloudspec_model::L
     Inventory::from_slice_with_threads(text.as_bytes(), "big.json", threads)
 }
 
+/// Loads `text` from a file named `big.json`, as `cloudspec run --inventory` does: block by
+/// block, never holding the whole file.
+fn load_file_with(text: &str, threads: usize) -> Result<Inventory, cloudspec_model::LoadError> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("big.json");
+    std::fs::write(&path, text).expect("write");
+    let loaded = Inventory::load_with_threads(&path, threads);
+    loaded.map_err(|mut e| {
+        e.file = e.file.replace(&path.display().to_string(), "big.json");
+        e
+    })
+}
+
 #[test]
 fn parallel_read_equals_serial_read() {
     let text = big_inventory(24_000);
@@ -206,6 +219,14 @@ fn parallel_read_equals_serial_read() {
         );
         assert_eq!(parallel.to_json_string(), serial.to_json_string());
     }
+    for threads in [1, 2, 3] {
+        let from_file = load_file_with(&text, threads).expect("file");
+        assert_eq!(
+            canonical(&from_file),
+            canonical(&serial),
+            "file, {threads} threads"
+        );
+    }
     assert_eq!(serial.dangling_refs(), ["t0/r24000"]);
 }
 
@@ -219,6 +240,9 @@ fn parallel_errors_are_the_serial_errors() {
         let serial = error_of(load_with(&bad, 1));
         for threads in [2, 4] {
             assert_eq!(load_with(&bad, threads).err().as_ref(), Some(&serial));
+        }
+        for threads in [1, 2] {
+            assert_eq!(load_file_with(&bad, threads).err().as_ref(), Some(&serial));
         }
     }
     let serial = error_of(load_with(
@@ -244,6 +268,8 @@ fn a_split_inside_a_nested_list_falls_back_to_the_serial_read() {
     let serial = load_with(&text, 1).expect("serial");
     let parallel = load_with(&text, 2).expect("parallel");
     assert_eq!(canonical(&parallel), canonical(&serial));
+    let from_file = load_file_with(&text, 2).expect("file");
+    assert_eq!(canonical(&from_file), canonical(&serial));
 }
 
 #[test]

@@ -2,7 +2,6 @@
 //! read with [`Reader`] and checked against `shared/design/inventory.md`.
 
 use super::error::{LoadErrorKind, PResult, ParseError};
-use super::parallel;
 use super::reader::{found_kind, Reader};
 use super::writer::quoted;
 use crate::intern::Interner;
@@ -24,8 +23,8 @@ pub(crate) struct Document {
     pub interner: Interner,
 }
 
-/// Reads a whole document, splitting its resources over up to `threads` threads.
-pub(crate) fn parse(bytes: &[u8], threads: usize) -> PResult<Document> {
+/// Reads a whole document; its keys go to `interner`.
+pub(crate) fn parse(bytes: &[u8], interner: Interner) -> PResult<Document> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         ParseError::new(
             e.valid_up_to(),
@@ -33,7 +32,7 @@ pub(crate) fn parse(bytes: &[u8], threads: usize) -> PResult<Document> {
             "invalid UTF-8 (an inventory is UTF-8 JSON)",
         )
     })?;
-    let mut r = Reader::new(text, 0, 0, Interner::new());
+    let mut r = Reader::new(text, 0, 0, interner);
     let mut doc = Document::default();
     let mut version_seen = false;
     let mut resources_seen = false;
@@ -56,7 +55,7 @@ pub(crate) fn parse(bytes: &[u8], threads: usize) -> PResult<Document> {
         }
         "resources" => {
             once(r, &mut resources_seen, key, key_pos)?;
-            let (resources, offsets) = parallel::resources(r, threads)?;
+            let (resources, offsets) = resources(r)?;
             doc.resources = resources;
             doc.offsets = offsets;
             Ok(())
@@ -208,7 +207,7 @@ struct ResourceFields {
     id: Option<crate::value::Text>,
     region: Option<crate::value::Text>,
     account: Option<crate::value::Text>,
-    source: Option<Source>,
+    source: Option<Box<Source>>,
     properties: Option<Object>,
 }
 
@@ -279,7 +278,7 @@ fn properties(r: &mut Reader) -> PResult<Object> {
 }
 
 /// `source`: `{"file": ..., "line": ...}` or null.
-fn source(r: &mut Reader) -> PResult<Option<Source>> {
+fn source(r: &mut Reader) -> PResult<Option<Box<Source>>> {
     let start = r.pos;
     match r.peek() {
         Some(b'n') => return r.value().map(|_| None),
@@ -305,7 +304,7 @@ fn source(r: &mut Reader) -> PResult<Option<Source>> {
         _ => r.skip_value(),
     })?;
     let file = file.ok_or_else(|| r.format(start, "missing required field \"file\""))?;
-    Ok(Some(Source { file, line }))
+    Ok(Some(Box::new(Source { file, line })))
 }
 
 /// `source.line`: a non-negative integer or null.
@@ -385,6 +384,23 @@ fn collection_error(r: &mut Reader) -> PResult<CollectionError> {
         region,
         message: message.ok_or_else(|| missing("message"))?,
     })
+}
+
+/// `resources`: an array of resources.
+fn resources(r: &mut Reader) -> PResult<(Vec<Resource>, Vec<usize>)> {
+    let found = r.peek();
+    if found != Some(b'[') {
+        return Err(r.syntax_or_format(found, "expected \"resources\" to be an array"));
+    }
+    r.enter()?;
+    let (mut resources, mut offsets) = (Vec::new(), Vec::new());
+    if r.peek() == Some(b']') {
+        r.pos += 1;
+    } else {
+        resource_run(r, usize::MAX, &mut resources, &mut offsets)?;
+    }
+    r.leave();
+    Ok((resources, offsets))
 }
 
 /// How a run of resources ended.

@@ -2,13 +2,14 @@
 //!
 //! Loading reads the bytes with a purpose-built reader ([`reader`]) that builds
 //! [`crate::Value`]s directly (no intermediate JSON tree) and, for big pretty-printed
-//! files, reads the `resources` array on several threads ([`parallel`]). Every malformed
+//! files, reads the `resources` array in segments on several threads, block by block
+//! from the file ([`segments`]). Every malformed
 //! file gives a [`LoadError`] with a JSON path, a line and a column; no input panics.
 
 mod document;
 mod error;
-mod parallel;
 mod reader;
+mod segments;
 mod writer;
 
 use std::io::Write as _;
@@ -17,7 +18,9 @@ use std::path::Path;
 pub use error::{LoadError, LoadErrorKind};
 pub use writer::InventoryWriter;
 
+use crate::intern::Interner;
 use crate::inventory::{Inventory, InventoryBuilder};
+use segments::FileRead;
 
 /// The number of threads a load uses by default: the available cores, at most 8.
 fn default_threads() -> usize {
@@ -25,17 +28,34 @@ fn default_threads() -> usize {
 }
 
 impl Inventory {
-    /// Loads an inventory file.
+    /// Loads an inventory file. A big file is read block by block, its resources on every
+    /// core, without holding the whole file in memory ([`segments`]).
     pub fn load(path: &Path) -> Result<Inventory, LoadError> {
-        let bytes = std::fs::read(path).map_err(|e| LoadError {
-            file: path.display().to_string(),
+        Self::load_with_threads(path, default_threads())
+    }
+
+    /// [`Inventory::load`] with at most `threads` threads reading resources. The result,
+    /// errors included, does not depend on `threads`.
+    pub fn load_with_threads(path: &Path, threads: usize) -> Result<Inventory, LoadError> {
+        let name = path.display().to_string();
+        let io_error = |e: std::io::Error| LoadError {
+            file: name.clone(),
             json_path: "$".into(),
             line: None,
             column: None,
             kind: LoadErrorKind::Io,
             message: format!("cannot read: {e}"),
-        })?;
-        Self::from_slice(&bytes, &path.display().to_string())
+        };
+        let mut file = std::fs::File::open(path).map_err(io_error)?;
+        match segments::read_file(&mut file, threads, segments::BLOCK).map_err(io_error)? {
+            FileRead::Loaded(inventory) => Ok(inventory),
+            FileRead::Whole(bytes) => Self::from_slice_with_threads(&bytes, &name, threads),
+            FileRead::Serial => {
+                drop(file);
+                let bytes = std::fs::read(path).map_err(io_error)?;
+                Self::from_slice_with_threads(&bytes, &name, 1)
+            }
+        }
     }
 
     /// Parses an inventory from bytes; `file` names it in errors.
@@ -50,7 +70,19 @@ impl Inventory {
         file: &str,
         threads: usize,
     ) -> Result<Inventory, LoadError> {
-        let doc = document::parse(bytes, threads).map_err(|e| e.into_load_error(bytes, file))?;
+        if threads > 1 && bytes.len() >= segments::MIN_SEGMENTED {
+            if let Some(inventory) = segments::read_slice(bytes, threads, segments::BLOCK) {
+                return Ok(inventory);
+            }
+        }
+        Self::from_slice_serial(bytes, file)
+    }
+
+    /// Reads a document on one thread: the reference for every other way of reading, and
+    /// the one that reports errors.
+    fn from_slice_serial(bytes: &[u8], file: &str) -> Result<Inventory, LoadError> {
+        let doc =
+            document::parse(bytes, Interner::new()).map_err(|e| e.into_load_error(bytes, file))?;
         let mut builder = InventoryBuilder::new();
         builder.reserve(doc.resources.len());
         *builder.interner() = doc.interner;
