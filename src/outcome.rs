@@ -174,31 +174,157 @@ pub struct RuleOutcome {
     pub elapsed_secs: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The verdict on one resource in scope of a rule.
+///
+/// Kept small: an evaluation makes one per (rule, resource), and most are passing live
+/// resources with nothing to say beyond their status. Everything else lives in
+/// [`Details`], behind one box that stays `None` when it would be empty.
+#[derive(Debug, Clone)]
 pub struct ResourceOutcome {
-    #[serde(rename = "type")]
     pub type_name: Text,
     pub id: Text,
     pub status: Status,
+    pub region: Option<Text>,
+    /// Set with `--baseline` on a failing or waived resource: new or persisting.
+    pub drift: Option<Drift>,
+    /// Everything most outcomes (passing live resources) do not have; `None` when all empty.
+    /// Read it through the accessors ([`ResourceOutcome::failures`]...), write it through
+    /// [`ResourceOutcome::details_mut`].
+    pub details: Option<Box<Details>>,
+}
+
+/// The rarely-set parts of a [`ResourceOutcome`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Details {
     /// Set when `status` is `error`: why this resource could not be evaluated.
     pub error: Option<String>,
     pub failures: Vec<Failure>,
     pub unknowns: Vec<UnknownPath>,
     pub notes: Vec<String>,
-    /// Boxed: most resources (all live ones) have none, and outcomes are many.
-    pub source: Option<Box<ResourceSource>>,
-    pub region: Option<Text>,
+    /// Where the resource was read from; none for live resources.
+    pub source: Option<ResourceSource>,
     /// Set when `status` is `waived`: the waiver that accepts the failures.
-    /// Boxed: rare, and large next to the rest of an outcome.
+    /// Boxed: rare, and as large as the rest of the details.
     pub waiver: Option<Box<AppliedWaiver>>,
-    /// Set with `--baseline` on a failing or waived resource: new or persisting.
-    pub drift: Option<Drift>,
+}
+
+/// The details of an outcome without any: what the accessors read when the box is absent.
+static NO_DETAILS: Details = Details {
+    error: None,
+    failures: Vec::new(),
+    unknowns: Vec::new(),
+    notes: Vec::new(),
+    source: None,
+    waiver: None,
+};
+
+impl Details {
+    /// Whether there is nothing here (no error, failure, unknown, note, source or waiver).
+    pub fn is_empty(&self) -> bool {
+        self.error.is_none()
+            && self.failures.is_empty()
+            && self.unknowns.is_empty()
+            && self.notes.is_empty()
+            && self.source.is_none()
+            && self.waiver.is_none()
+    }
 }
 
 impl ResourceOutcome {
+    /// An outcome with no details and no drift.
+    pub fn new(
+        type_name: impl Into<Text>,
+        id: impl Into<Text>,
+        status: Status,
+        region: Option<Text>,
+    ) -> Self {
+        ResourceOutcome {
+            type_name: type_name.into(),
+            id: id.into(),
+            status,
+            region,
+            drift: None,
+            details: None,
+        }
+    }
+
     /// Whether the resource is a failure for drift purposes: failing, or failing but waived.
     pub fn is_failure(&self) -> bool {
         matches!(self.status, Status::Fail | Status::Waived)
+    }
+
+    /// The details, empty ones when the outcome has none.
+    fn details(&self) -> &Details {
+        self.details.as_deref().unwrap_or(&NO_DETAILS)
+    }
+
+    /// The details to write, boxed on first use.
+    pub fn details_mut(&mut self) -> &mut Details {
+        self.details.get_or_insert_with(Box::default)
+    }
+
+    /// Set when `status` is `error`: why this resource could not be evaluated.
+    pub fn error(&self) -> Option<&str> {
+        self.details().error.as_deref()
+    }
+
+    /// The failing paths.
+    pub fn failures(&self) -> &[Failure] {
+        &self.details().failures
+    }
+
+    /// The paths whose values are not known yet.
+    pub fn unknowns(&self) -> &[UnknownPath] {
+        &self.details().unknowns
+    }
+
+    /// Notes for the reader (vacuous passes, waivers...).
+    pub fn notes(&self) -> &[String] {
+        &self.details().notes
+    }
+
+    /// Where the resource was read from; none for live resources.
+    pub fn source(&self) -> Option<&ResourceSource> {
+        self.details().source.as_ref()
+    }
+
+    /// Set when `status` is `waived`: the waiver that accepts the failures.
+    pub fn waiver(&self) -> Option<&AppliedWaiver> {
+        self.details().waiver.as_deref()
+    }
+}
+
+/// Equal when every field is, an absent box counting as empty details.
+impl PartialEq for ResourceOutcome {
+    fn eq(&self, other: &Self) -> bool {
+        self.type_name == other.type_name
+            && self.id == other.id
+            && self.status == other.status
+            && self.region == other.region
+            && self.drift == other.drift
+            && self.details() == other.details()
+    }
+}
+
+/// The flat shape the outcome always had: `type`, `id`, `status`, `error`, `failures`,
+/// `unknowns`, `notes`, `source`, `region`, `waiver`, `drift`, in that order.
+impl Serialize for ResourceOutcome {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let details = self.details();
+        let mut s = serializer.serialize_struct("ResourceOutcome", 11)?;
+        s.serialize_field("type", &self.type_name)?;
+        s.serialize_field("id", &self.id)?;
+        s.serialize_field("status", &self.status)?;
+        s.serialize_field("error", &details.error)?;
+        s.serialize_field("failures", &details.failures)?;
+        s.serialize_field("unknowns", &details.unknowns)?;
+        s.serialize_field("notes", &details.notes)?;
+        s.serialize_field("source", &details.source)?;
+        s.serialize_field("region", &self.region)?;
+        s.serialize_field("waiver", &details.waiver)?;
+        s.serialize_field("drift", &self.drift)?;
+        s.end()
     }
 }
 
@@ -290,5 +416,85 @@ impl StatusCounts {
             Status::Error => self.error += 1,
             Status::Waived => self.waived += 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod size {
+    /// An outcome stays small: there is one per (rule, resource), ~1M on a large account.
+    #[test]
+    fn resource_outcome_is_small() {
+        assert!(std::mem::size_of::<super::ResourceOutcome>() <= 88);
+    }
+}
+
+#[cfg(test)]
+mod serialize {
+    use super::*;
+
+    /// Without details the outcome serializes as it did with flat fields: empty ones shown.
+    #[test]
+    fn outcome_without_details_keeps_the_flat_shape() {
+        let outcome = ResourceOutcome::new("aws:ec2:instance", "i-1", Status::Pass, None);
+        assert_eq!(
+            serde_json::to_string(&outcome).ok().as_deref(),
+            Some(
+                r#"{"type":"aws:ec2:instance","id":"i-1","status":"pass","error":null,"failures":[],"unknowns":[],"notes":[],"source":null,"region":null,"waiver":null,"drift":null}"#
+            )
+        );
+    }
+
+    /// With details, their fields sit where they always did, between `status` and `drift`.
+    #[test]
+    fn outcome_with_details_keeps_the_flat_shape() {
+        let mut outcome = ResourceOutcome::new(
+            "aws:ec2:instance",
+            "i-1",
+            Status::Waived,
+            Some("us-east-1".into()),
+        );
+        outcome.drift = Some(Drift::New);
+        let details = outcome.details_mut();
+        details.error = Some("e".into());
+        details.unknowns.push(UnknownPath {
+            path: "p".into(),
+            reason: "r".into(),
+        });
+        details.notes.push("n".into());
+        details.source = Some(ResourceSource {
+            file: "f.json".into(),
+            line: Some(3),
+        });
+        details.waiver = Some(Box::new(AppliedWaiver {
+            rule: "*".into(),
+            reason: "r".into(),
+            owner: "o".into(),
+            expires: "2027-01-01".into(),
+            line: 2,
+            ..AppliedWaiver::default()
+        }));
+        assert_eq!(
+            serde_json::to_string(&outcome).ok().as_deref(),
+            Some(concat!(
+                r#"{"type":"aws:ec2:instance","id":"i-1","status":"waived","error":"e","#,
+                r#""failures":[],"unknowns":[{"path":"p","reason":"r"}],"notes":["n"],"#,
+                r#""source":{"file":"f.json","line":3},"region":"us-east-1","#,
+                r#""waiver":{"rule":"*","reason":"r","owner":"o","expires":"2027-01-01","line":2},"#,
+                r#""drift":"new"}"#
+            ))
+        );
+    }
+
+    /// An absent box and an empty one are the same outcome.
+    #[test]
+    fn empty_details_equal_none() {
+        let plain = ResourceOutcome::new("t", "i", Status::Pass, None);
+        let mut boxed = plain.clone();
+        boxed.details_mut();
+        assert_eq!(plain, boxed);
+        boxed.details_mut().notes.push("n".into());
+        assert_ne!(plain, boxed);
+        assert_eq!(boxed.notes(), ["n".to_string()]);
+        assert!(plain.notes().is_empty() && plain.error().is_none() && plain.waiver().is_none());
     }
 }

@@ -573,14 +573,14 @@ fn rule_details(rule: &RuleOutcome) -> Vec<String> {
 }
 
 fn resource_details(r: &crate::outcome::ResourceOutcome) -> Vec<String> {
-    let mut out: Vec<String> = r.error.iter().cloned().collect();
+    let mut out: Vec<String> = r.error().map(str::to_string).into_iter().collect();
     out.extend(
-        r.failures
+        r.failures()
             .iter()
             .map(|f| format!("{}: {}", f.path, f.message)),
     );
     out.extend(
-        r.unknowns
+        r.unknowns()
             .iter()
             .map(|u| format!("{}: unknown ({})", u.path, u.reason)),
     );

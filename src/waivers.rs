@@ -404,11 +404,12 @@ fn tags_match(wanted: &BTreeMap<String, String>, tags: &BTreeMap<String, String>
 /// Marks a failing resource as waived by `waiver`.
 fn waive(resource: &mut ResourceOutcome, waiver: &Waiver) {
     resource.status = Status::Waived;
-    resource.notes.push(format!(
+    let details = resource.details_mut();
+    details.notes.push(format!(
         "accepted by a waiver until {} (owner {}): {}",
         waiver.expires_text, waiver.owner, waiver.reason
     ));
-    resource.waiver = Some(Box::new(record(waiver)));
+    details.waiver = Some(Box::new(record(waiver)));
 }
 
 /// The waiver as the outcome records it.
@@ -445,7 +446,7 @@ fn settle_rule_status(rule: &mut RuleOutcome) {
         rule.error = Some(
             rule.resources
                 .iter()
-                .find_map(|r| r.error.clone())
+                .find_map(|r| r.error().map(str::to_string))
                 .unwrap_or_else(|| "a resource could not be evaluated".into()),
         );
     }

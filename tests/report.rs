@@ -16,19 +16,7 @@ use serde_json::{json, Value};
 // Building outcomes
 
 fn resource(type_name: &str, id: &str, status: Status) -> ResourceOutcome {
-    ResourceOutcome {
-        type_name: type_name.into(),
-        id: id.into(),
-        status,
-        error: None,
-        failures: Vec::new(),
-        unknowns: Vec::new(),
-        notes: Vec::new(),
-        source: None,
-        region: None,
-        waiver: None,
-        drift: None,
-    }
+    ResourceOutcome::new(type_name, id, status, None)
 }
 
 fn instance(id: &str, status: Status) -> ResourceOutcome {
@@ -76,7 +64,7 @@ fn group(name: &str, rules: Vec<RuleOutcome>) -> GroupOutcome {
 /// with a region) and one that passed vacuously; listed out of order on purpose.
 fn gp2_rule() -> RuleOutcome {
     let mut failing = instance("i-0abc", Status::Fail);
-    failing.failures = vec![
+    failing.details_mut().failures = vec![
         failure(
             "devices[0] > volume.size",
             "gte 50",
@@ -92,13 +80,13 @@ fn gp2_rule() -> RuleOutcome {
             "type is \"standard\", expected \"gp2\"",
         ),
     ];
-    failing.source = Some(Box::new(ResourceSource {
+    failing.details_mut().source = Some(ResourceSource {
         file: "inventory/prod.json".to_string(),
         line: Some(12),
-    }));
+    });
     failing.region = Some("us-east-1".into());
     let mut vacuous = instance("i-0def", Status::Pass);
-    vacuous.notes = vec!["passed vacuously: devices is empty".to_string()];
+    vacuous.details_mut().notes = vec!["passed vacuously: devices is empty".to_string()];
     let mut r = rule(
         "Instances must use 'gp2' volumes and be at least 50GiBs large.",
         "aws:ec2:instance",
@@ -117,7 +105,7 @@ fn gp2_rule() -> RuleOutcome {
 
 fn name_tag_rule() -> RuleOutcome {
     let mut unknown = instance("i-0abc", Status::Unknown);
-    unknown.unknowns = vec![UnknownPath {
+    unknown.details_mut().unknowns = vec![UnknownPath {
         path: "tags.Name".to_string(),
         reason: "computed at apply time".to_string(),
     }];
@@ -142,14 +130,14 @@ fn s3_group() -> GroupOutcome {
     blocked.severity = Some("critical".to_string());
 
     let mut waived = resource("aws:s3:bucket", "bucket-logs", Status::Waived);
-    waived.failures = vec![failure(
+    waived.details_mut().failures = vec![failure(
         "encryption.enabled",
         "is true",
         "true",
         json!(false),
         "enabled is false, expected true",
     )];
-    waived.notes =
+    waived.details_mut().notes =
         vec!["waived until 2027-03-31 by platform@example.com: legacy AMI, replaced in Q1".into()];
     let mut encrypted = rule(
         "Buckets must be encrypted",
@@ -165,7 +153,7 @@ fn s3_group() -> GroupOutcome {
 /// A rule in error although some of its resources loaded (and one failed).
 fn volume_rule() -> RuleOutcome {
     let mut failing = resource("aws:ec2:volume", "vol-1", Status::Fail);
-    failing.failures = vec![failure(
+    failing.details_mut().failures = vec![failure(
         "encrypted",
         "is true",
         "true",
@@ -173,8 +161,9 @@ fn volume_rule() -> RuleOutcome {
         "encrypted is missing, expected true",
     )];
     let mut errored = resource("aws:ec2:volume", "vol-2", Status::Error);
-    errored.error = Some("could not load the volume's KMS key: throttled".to_string());
-    errored.notes = vec!["the key is read from another account".to_string()];
+    errored.details_mut().error =
+        Some("could not load the volume's KMS key: throttled".to_string());
+    errored.details_mut().notes = vec!["the key is read from another account".to_string()];
     let mut r = rule(
         "Volumes must be encrypted",
         "aws:ec2:volume",

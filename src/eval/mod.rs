@@ -18,8 +18,8 @@ use std::time::Instant;
 use crate::diagnostic::line_col;
 use crate::model::{CollectionError, Inventory, Resource};
 use crate::outcome::{
-    GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome, SpecOutcome,
-    Status,
+    Details, GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome,
+    SpecOutcome, Status,
 };
 use crate::syntax::ast::{Quantifier, Rule, Spec};
 use truth::Truth;
@@ -62,7 +62,7 @@ pub fn evaluate_with_threads(
         inventory,
         failed: &failed,
     };
-    let jobs: Vec<(&SpecInput<'_>, &Rule)> = specs
+    let rules: Vec<(&SpecInput<'_>, &Rule)> = specs
         .iter()
         .flat_map(|input| {
             input
@@ -72,7 +72,7 @@ pub fn evaluate_with_threads(
                 .flat_map(move |g| g.rules.iter().map(move |r| (input, r)))
         })
         .collect();
-    let mut results = parallel_map(&jobs, threads, |(input, rule)| {
+    let mut results = parallel_map(&rules, threads, |(input, rule)| {
         evaluate_rule(&walker, input, rule)
     })
     .into_iter();
@@ -154,9 +154,11 @@ fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> Rul
         &inventory.interner,
         input.source,
     );
-    let mut resources = Vec::new();
+    let candidates = inventory.of_type(&rule.on.value);
+    // Exact: a rule may have 100k resources in scope, which should not grow by doubling.
+    let mut resources = Vec::with_capacity(candidates.len());
     let mut touched_failed: Option<String> = None;
-    for &idx in inventory.of_type(&rule.on.value) {
+    for &idx in candidates {
         let Some(resource) = inventory.resource(idx) else {
             continue;
         };
@@ -172,7 +174,7 @@ fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> Rul
                 let mut detail = Trail::detailed();
                 walker.statements(elem, &with, &mut detail);
                 let mut out = resource_outcome(resource, Status::Unknown, detail);
-                out.notes.insert(
+                out.details_mut().notes.insert(
                     0,
                     "the With clause is unknown, so the scope is undetermined".into(),
                 );
@@ -201,7 +203,14 @@ fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> Rul
         };
         resources.push(outcome);
     }
-    resources.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.type_name.cmp(&b.type_name)));
+    let by_id = |a: &ResourceOutcome, b: &ResourceOutcome| {
+        a.id.cmp(&b.id).then_with(|| a.type_name.cmp(&b.type_name))
+    };
+    // Inventories are usually saved sorted: skip the stable sort (and its scratch buffer of
+    // up to half the outcomes) when the outcomes are in order already.
+    if !resources.is_sorted_by(|a, b| by_id(a, b).is_le()) {
+        resources.sort_by(by_id);
+    }
     let (status, error) = rule_status(walker, rule, &resources, touched_failed);
     let (line, column) = line_col(input.source, rule.span.start);
     RuleOutcome {
@@ -270,7 +279,7 @@ fn rule_status(
     let error = (status == Status::Error).then(|| {
         resources
             .iter()
-            .find_map(|r| r.error.clone())
+            .find_map(|r| r.error().map(str::to_string))
             .unwrap_or_else(|| "a resource could not be evaluated".into())
     });
     (status, error)
@@ -290,29 +299,39 @@ fn collection_message(type_name: &str, errors: &[&CollectionError]) -> String {
     )
 }
 
+/// The outcome of one resource from its walk; details are boxed only when there are any
+/// (never for a passing live resource without notes).
 fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> ResourceOutcome {
-    let mut notes = trail.notes;
-    notes.dedup();
-    ResourceOutcome {
-        type_name: resource.type_name.clone(),
-        id: resource.id.clone(),
+    let mut out = ResourceOutcome::new(
+        resource.type_name.clone(),
+        resource.id.clone(),
         status,
-        error: trail.error,
-        failures: trail.failures,
-        unknowns: trail.unknowns,
-        notes: if status == Status::Pass || status == Status::Unknown {
-            notes
-        } else {
-            vec![]
-        },
-        source: resource.source.as_ref().map(|s| {
-            Box::new(ResourceSource {
-                file: s.file.clone(),
-                line: s.line,
-            })
-        }),
-        region: resource.region.clone(),
-        waiver: None,
-        drift: None,
+        resource.region.clone(),
+    );
+    let mut notes = trail.notes;
+    if status != Status::Pass && status != Status::Unknown {
+        notes.clear();
     }
+    notes.dedup();
+    // Exact capacities: failing outcomes are many, and a vector grown by `push` keeps room
+    // for four failures where one is usual.
+    let (mut failures, mut unknowns) = (trail.failures, trail.unknowns);
+    failures.shrink_to_fit();
+    unknowns.shrink_to_fit();
+    notes.shrink_to_fit();
+    let details = Details {
+        error: trail.error,
+        failures,
+        unknowns,
+        notes,
+        source: resource.source.as_ref().map(|s| ResourceSource {
+            file: s.file.clone(),
+            line: s.line,
+        }),
+        waiver: None,
+    };
+    if !details.is_empty() {
+        out.details = Some(Box::new(details));
+    }
+    out
 }

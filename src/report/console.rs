@@ -159,22 +159,22 @@ fn resource_details(resource: &ResourceOutcome, color: bool) -> String {
         resource.id,
         source_suffix(resource)
     );
-    if let Some(error) = &resource.error {
+    if let Some(error) = resource.error() {
         out.push_str(&format!("    error: {error}\n"));
     }
-    for failure in &resource.failures {
+    for failure in resource.failures() {
         out.push_str(&format!(
             "    {}: expected {}, actual {}\n      {}\n",
             failure.path, failure.expected, failure.actual, failure.message
         ));
     }
-    for unknown in &resource.unknowns {
+    for unknown in resource.unknowns() {
         out.push_str(&format!(
             "    {}: unknown ({})\n",
             unknown.path, unknown.reason
         ));
     }
-    for note in &resource.notes {
+    for note in resource.notes() {
         out.push_str(&format!("    note: {note}\n"));
     }
     out
@@ -182,7 +182,7 @@ fn resource_details(resource: &ResourceOutcome, color: bool) -> String {
 
 /// ` (file:line)` for a resource read from a file; empty otherwise.
 fn source_suffix(resource: &ResourceOutcome) -> String {
-    match &resource.source {
+    match resource.source() {
         Some(source) => match source.line {
             Some(line) => format!(" ({}:{line})", source.file),
             None => format!(" ({})", source.file),

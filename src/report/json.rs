@@ -230,13 +230,13 @@ impl<'a> Resource<'a> {
             id: &resource.id,
             status: resource.status,
             drift: resource.drift,
-            error: resource.error.as_deref(),
+            error: resource.error(),
             region: resource.region.as_deref(),
-            failures: resource.failures.iter().map(FailureView::new).collect(),
-            unknowns: &resource.unknowns,
-            notes: &resource.notes,
-            waiver: resource.waiver.as_deref(),
-            source: resource.source.as_deref().map(Source::new),
+            failures: resource.failures().iter().map(FailureView::new).collect(),
+            unknowns: resource.unknowns(),
+            notes: resource.notes(),
+            waiver: resource.waiver(),
+            source: resource.source().map(Source::new),
         }
     }
 }

@@ -113,7 +113,7 @@ fn resource_status(rule: &RuleOutcome, resource: &ResourceOutcome) -> TestCaseSt
 fn failure_status(resource: &ResourceOutcome) -> TestCaseStatus {
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
     let message = resource
-        .failures
+        .failures()
         .first()
         .map_or("the resource does not comply", |f| f.message.as_str());
     status.set_message(message).set_type("fail");
@@ -128,8 +128,8 @@ fn error_status(rule: &RuleOutcome, resource: &ResourceOutcome) -> TestCaseStatu
         .error
         .as_deref()
         .unwrap_or("the resource could not be evaluated");
-    let message = match &resource.error {
-        Some(error) => error.clone(),
+    let message = match resource.error() {
+        Some(error) => error.to_string(),
         None => notes_or(resource, fallback),
     };
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
@@ -154,11 +154,11 @@ fn skipped_status(kind: &str, summary: &str, resource: &ResourceOutcome) -> Test
 
 /// The unknown paths of a resource on one line: `path (reason); ...`.
 fn unknown_summary(resource: &ResourceOutcome) -> String {
-    if resource.unknowns.is_empty() {
+    if resource.unknowns().is_empty() {
         return notes_or(resource, "a value is not known");
     }
     resource
-        .unknowns
+        .unknowns()
         .iter()
         .map(|u| format!("{} ({})", u.path, u.reason))
         .collect::<Vec<_>>()
@@ -168,11 +168,11 @@ fn unknown_summary(resource: &ResourceOutcome) -> String {
 /// Why a resource is waived: its notes (the evaluator records the waiver there), else the
 /// waived failures' messages.
 fn waived_summary(resource: &ResourceOutcome) -> String {
-    if !resource.notes.is_empty() {
-        return resource.notes.join("; ");
+    if !resource.notes().is_empty() {
+        return resource.notes().join("; ");
     }
     let messages: Vec<&str> = resource
-        .failures
+        .failures()
         .iter()
         .map(|f| f.message.as_str())
         .collect();
@@ -185,10 +185,10 @@ fn waived_summary(resource: &ResourceOutcome) -> String {
 
 /// The resource's notes joined, or `fallback` when it has none.
 fn notes_or(resource: &ResourceOutcome, fallback: &str) -> String {
-    if resource.notes.is_empty() {
+    if resource.notes().is_empty() {
         fallback.to_string()
     } else {
-        resource.notes.join("; ")
+        resource.notes().join("; ")
     }
 }
 
@@ -196,23 +196,23 @@ fn notes_or(resource: &ResourceOutcome, fallback: &str) -> String {
 /// (expected and actual value), unknown path and note.
 fn details(resource: &ResourceOutcome) -> String {
     let mut lines = Vec::new();
-    for failure in &resource.failures {
+    for failure in resource.failures() {
         lines.push(format!(
             "{}: {} (predicate: {}; expected: {}; actual: {})",
             failure.path, failure.message, failure.predicate, failure.expected, failure.actual
         ));
     }
-    for unknown in &resource.unknowns {
+    for unknown in resource.unknowns() {
         lines.push(format!("{}: unknown ({})", unknown.path, unknown.reason));
     }
-    for note in &resource.notes {
+    for note in resource.notes() {
         lines.push(format!("note: {note}"));
     }
     if lines.is_empty() {
         return String::new();
     }
     let mut header = format!("{} {}", resource.type_name, resource.id);
-    if let Some(source) = &resource.source {
+    if let Some(source) = resource.source() {
         header.push_str(&format!(" ({}", source.file));
         if let Some(line) = source.line {
             header.push_str(&format!(":{line}"));

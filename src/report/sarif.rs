@@ -384,7 +384,7 @@ fn result_message(rule: &RuleOutcome, resource: &ResourceOutcome) -> String {
         resource.type_name, resource.id, rule.name
     );
     let messages: Vec<String> = resource
-        .failures
+        .failures()
         .iter()
         .map(|f| format!("{}: {}", f.path, f.message))
         .collect();
@@ -400,10 +400,10 @@ fn suppressions(resource: &ResourceOutcome) -> Vec<Suppression> {
     if resource.status != Status::Waived {
         return Vec::new();
     }
-    let justification = if resource.notes.is_empty() {
+    let justification = if resource.notes().is_empty() {
         "waived".to_string()
     } else {
-        resource.notes.join("; ")
+        resource.notes().join("; ")
     };
     vec![Suppression {
         kind: "external",
@@ -430,7 +430,7 @@ fn spec_location(location: &Location) -> SarifLocation {
 
 /// Where the resource was read from, when it came from a file.
 fn source_location(resource: &ResourceOutcome) -> Option<SarifLocation> {
-    let source = resource.source.as_ref()?;
+    let source = resource.source()?;
     Some(SarifLocation {
         physical_location: PhysicalLocation {
             artifact_location: ArtifactLocation {
