@@ -1,6 +1,7 @@
 //! AST to the evaluator's form: member names resolved to the inventory's symbols, operands
 //! checked and parsed once (numbers, IP addresses, CIDR blocks), quantifiers made explicit.
 
+use std::cell::Cell;
 use std::net::IpAddr;
 
 use ipnetwork::IpNetwork;
@@ -20,6 +21,11 @@ pub(crate) struct CStmt {
     pub name: Option<Sym>,
     pub name_text: String,
     pub keys: Vec<(Option<Sym>, String)>,
+    /// The member messages talk about: `size`, `tags["env"]` (made once, not per failure).
+    pub subject: String,
+    /// Where `name` was found in the last object that had it: objects of one resource type
+    /// mostly share their key order, so looking there first usually finds it at once.
+    pub hint: Cell<usize>,
     pub tail: CTail,
 }
 
@@ -37,6 +43,8 @@ pub(crate) struct CPredicate {
     pub whole: bool,
     /// The predicate as written (`gte 50`), for reports.
     pub text: String,
+    /// What the predicate asks for, in words (`>= 50`; made once, not per failure).
+    pub expected: String,
 }
 
 /// Compiles statements under a context quantifier (`Every` for Assert, `Any` for With).
@@ -62,19 +70,33 @@ fn statement(s: &Statement, context: Quantifier, interner: &Interner, source: &s
         Tail::Nested(body) => CTail::Nested(statements(body, inner, interner, source)),
         Tail::Predicate(p) => CTail::Predicate(predicate(p, Some(interner), source)),
     };
+    let keys: Vec<(Option<Sym>, String)> = s
+        .path
+        .keys
+        .iter()
+        .map(|k| (interner.get(&k.value), k.value.clone()))
+        .collect();
     CStmt {
         quantifier,
         association: s.path.association.is_some(),
         name: interner.get(&s.path.name.value),
         name_text: s.path.name.value.clone(),
-        keys: s
-            .path
-            .keys
-            .iter()
-            .map(|k| (interner.get(&k.value), k.value.clone()))
-            .collect(),
+        subject: subject(&s.path.name.value, &keys),
+        hint: Cell::new(0),
+        keys,
         tail,
     }
+}
+
+/// The member a message talks about: `size`, `tags["env"]`.
+fn subject(name: &str, keys: &[(Option<Sym>, String)]) -> String {
+    let mut out = name.to_string();
+    for (_, key) in keys {
+        out.push('[');
+        out.push_str(&serde_json::Value::String(key.clone()).to_string());
+        out.push(']');
+    }
+    out
 }
 
 fn predicate(p: &Predicate, interner: Option<&Interner>, source: &str) -> CPredicate {
@@ -91,6 +113,7 @@ fn predicate(p: &Predicate, interner: Option<&Interner>, source: &str) -> CPredi
         .unwrap_or_else(|| p.words.clone());
     CPredicate {
         def,
+        expected: (def.expected)(&operand),
         operand,
         whole,
         text,

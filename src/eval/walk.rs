@@ -5,13 +5,14 @@
 //! resource that does not plainly pass is walked again in detail to collect its failing
 //! paths, unknown paths and notes. Both walks compute the same verdict.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use super::compare::{display, to_json};
 use super::compile::{CPredicate, CStmt, CTail};
 use super::predicates::{Test, Why};
 use super::truth::Truth;
-use crate::model::{CollectionError, Inventory, Object, Value};
+use crate::model::{CollectionError, Inventory, Object, Sym, Value};
 use crate::outcome::{Failure, UnknownPath};
 use crate::syntax::ast::{PredicateKind, Quantifier};
 
@@ -285,7 +286,12 @@ impl<'a> Walker<'a> {
             Leaf::Unknown(reason, _) => Elem::Unknown(reason),
             Leaf::Null(why) => Elem::Null(why),
             Leaf::Val(Value::Ref(r)) if association => {
-                let target_type = r.target_type();
+                // Most runs have no failed collection: spare splitting the reference then.
+                let target_type = if self.failed.is_empty() {
+                    ""
+                } else {
+                    r.target_type()
+                };
                 let failed = !self.failed.is_empty() && self.failed.contains_key(target_type);
                 if failed && t.touched_failed.is_none() {
                     t.touched_failed = Some(target_type.to_string());
@@ -382,13 +388,11 @@ impl<'a> Walker<'a> {
     }
 
     fn fail(&self, t: &mut Trail, s: &CStmt, p: &CPredicate, found: String, value: Option<&Value>) {
-        let expected = (p.def.expected)(&p.operand);
-        let subject = subject(s);
         t.failures.push(Failure {
             path: display_path(&t.path),
             predicate: p.text.clone(),
-            message: format!("{subject} {found}, expected {expected}"),
-            expected,
+            message: format!("{} {found}, expected {}", s.subject, p.expected),
+            expected: p.expected.clone(),
             actual: value
                 .map(|v| to_json(v, &self.inventory.interner))
                 .unwrap_or(serde_json::Value::Null),
@@ -408,12 +412,25 @@ fn member<'a>(elem: Elem<'a>, s: &CStmt) -> Leaf<'a> {
     match elem {
         Elem::Obj(o) => s
             .name
-            .and_then(|n| o.get(n))
+            .and_then(|n| get_hinted(o, n, &s.hint))
             .map(norm)
             .unwrap_or(Leaf::Null(NullWhy::Missing)),
         Elem::Null(why) => Leaf::Null(why),
         Elem::Unknown(reason) => Leaf::Unknown(reason, false),
     }
+}
+
+/// `o.get(key)`, looking first where the key was last found (`hint`), which spares
+/// scanning the entries (and the memory they sit in) for most objects.
+fn get_hinted<'a>(o: &'a Object, key: Sym, hint: &Cell<usize>) -> Option<&'a Value> {
+    if let Some((k, v)) = o.entries.get(hint.get()) {
+        if *k == key {
+            return Some(v);
+        }
+    }
+    let at = o.entries.iter().position(|(k, _)| *k == key)?;
+    hint.set(at);
+    o.entries.get(at).map(|(_, v)| v)
 }
 
 fn push_segment(path: &mut String, s: &CStmt) {
@@ -431,17 +448,6 @@ fn push_segment(path: &mut String, s: &CStmt) {
         path.push_str(&serde_json::Value::String(key.clone()).to_string());
         path.push(']');
     }
-}
-
-/// The member a message talks about: `size`, `tags["env"]`.
-fn subject(s: &CStmt) -> String {
-    let mut out = s.name_text.clone();
-    for (_, key) in &s.keys {
-        out.push('[');
-        out.push_str(&serde_json::Value::String(key.clone()).to_string());
-        out.push(']');
-    }
-    out
 }
 
 fn display_path(path: &str) -> String {
