@@ -135,14 +135,13 @@ fn load_inventory(args: &RunArgs, specs: &[Loaded]) -> Result<Inventory, u8> {
 fn write_reports(args: &RunArgs, targets: &[Target], outcome: &RunOutcome) -> Result<(), u8> {
     let color_out = super::use_color(&args.color, std::io::stdout().is_terminal());
     for target in targets {
-        let text = report::render(
-            target.format,
-            outcome,
-            &RenderOptions {
-                color: color_out && target.file.is_none(),
-            },
-        );
-        write_report(target, &text).map_err(|m| usage(&m))?;
+        let options = RenderOptions {
+            color: color_out && target.file.is_none(),
+        };
+        write_report(target, |out| {
+            report::write(target.format, outcome, &options, out)
+        })
+        .map_err(|m| usage(&m))?;
     }
     Ok(())
 }
@@ -270,12 +269,14 @@ fn targets(formats: &[String], output: Option<&Path>) -> Result<Vec<Target>, Str
     Ok(out)
 }
 
-fn write_report(target: &Target, text: &str) -> Result<(), String> {
+fn write_report(
+    target: &Target,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), String> {
     match &target.file {
         None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(text.as_bytes())
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            write(&mut stdout)
                 .and_then(|_| stdout.flush())
                 .map_err(|e| {
                     format!(
@@ -284,7 +285,7 @@ fn write_report(target: &Target, text: &str) -> Result<(), String> {
                     )
                 })
         }
-        Some(path) => write_atomically(path, text.as_bytes()).map_err(|e| {
+        Some(path) => write_atomically_with(path, write).map_err(|e| {
             format!(
                 "{}: cannot write the {} report: {e}",
                 path.display(),
@@ -296,11 +297,25 @@ fn write_report(target: &Target, text: &str) -> Result<(), String> {
 
 /// Writes a file next to its final place, then renames it there.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, |out| out.write_all(bytes))
+}
+
+/// [`write_atomically`] with the content written by `write` through a buffer.
+pub(crate) fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let tmp = temporary_path(path);
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    let written = std::fs::File::create(&tmp).and_then(|file| {
+        let mut out = std::io::BufWriter::new(file);
+        write(&mut out)?;
+        out.flush()
+    });
+    written
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
 }
 
 /// Where [`write_atomically`] writes `path` first: `.NAME.PID.tmp` in the same directory.

@@ -18,19 +18,29 @@ const REPORT_VERSION: u32 = 1;
 
 /// Renders `outcome` as the JSON report.
 pub fn render(outcome: &RunOutcome) -> String {
+    let mut out = Vec::new();
+    // Writing to a vector fails only as serialization can (see `write`).
+    let _ = write(outcome, &mut out);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Writes the JSON report to `out` as it is serialized: a big account's report (hundreds of
+/// megabytes) is never held in memory whole.
+pub fn write(outcome: &RunOutcome, mut out: impl std::io::Write) -> std::io::Result<()> {
     let report = Report::from_outcome(outcome);
-    match serde_json::to_string_pretty(&report) {
-        Ok(mut text) => {
-            text.push('\n');
-            text
+    if let Err(err) = serde_json::to_writer_pretty(&mut out, &report) {
+        if err.is_io() {
+            return Err(err.into());
         }
         // Unreachable with these types (no map has a non-string key), but a report is
         // never worth a panic: say what went wrong in a still-valid JSON document.
-        Err(err) => format!(
-            "{{\"cloudspec_report\": {REPORT_VERSION}, \"error\": {}}}\n",
+        return writeln!(
+            out,
+            "{{\"cloudspec_report\": {REPORT_VERSION}, \"error\": {}}}",
             serde_json::Value::String(err.to_string())
-        ),
+        );
     }
+    out.write_all(b"\n")
 }
 
 /// The top-level object.

@@ -51,6 +51,20 @@ pub fn render(format: Format, outcome: &RunOutcome, options: &RenderOptions) -> 
     }
 }
 
+/// Writes `outcome` in `format` to `out`. The JSON report is written as it is serialized;
+/// the others are rendered first.
+pub fn write(
+    format: Format,
+    outcome: &RunOutcome,
+    options: &RenderOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    match format {
+        Format::Json => json::write(outcome, out),
+        other => out.write_all(render(other, outcome, options).as_bytes()),
+    }
+}
+
 /// A rule's resources sorted by id, then type: reports sort again so that their output
 /// never depends on the order the evaluator happened to produce.
 pub(crate) fn sorted_resources(rule: &RuleOutcome) -> Vec<&ResourceOutcome> {
