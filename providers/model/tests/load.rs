@@ -253,6 +253,29 @@ fn parallel_errors_are_the_serial_errors() {
     assert_eq!(serial.to_string(), format!("big.json:{}:13: expected \"id\" to be a string, found number (at $.resources[23000].id)", 4 + 23000 * 11 + 2));
 }
 
+/// A named pipe is read once, whole: a malformed inventory from a pipe still gets the
+/// serial read's exact error (it cannot be read a second time).
+#[cfg(unix)]
+#[test]
+fn a_pipe_is_read_once_with_exact_errors() {
+    let text = big_inventory(24_000).replacen("\"id\": \"r23000\"", "\"id\": 23000", 1);
+    let serial = error_of(load_with(&text, 1));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("inventory.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let writer = {
+        let (fifo, text) = (fifo.clone(), text.clone());
+        std::thread::spawn(move || std::fs::write(fifo, text))
+    };
+    let err = error_of(Inventory::load_with_threads(&fifo, 2));
+    assert!(writer.join().is_ok_and(|w| w.is_ok()));
+    assert_eq!(
+        (err.line, err.column, err.json_path, err.message),
+        (serial.line, serial.column, serial.json_path, serial.message)
+    );
+}
+
 #[test]
 fn a_split_inside_a_nested_list_falls_back_to_the_serial_read() {
     // Nested list elements at the indentation of resources: split candidates that are
