@@ -442,12 +442,7 @@ fn push_segment(path: &mut String, s: &CStmt) {
     } else if !path.is_empty() {
         path.push('.');
     }
-    path.push_str(&s.name_text);
-    for (_, key) in &s.keys {
-        path.push('[');
-        path.push_str(&serde_json::Value::String(key.clone()).to_string());
-        path.push(']');
-    }
+    path.push_str(&s.subject);
 }
 
 fn display_path(path: &str) -> String {

@@ -5,7 +5,7 @@ use super::error::{LoadErrorKind, PResult, ParseError};
 use super::reader::{found_kind, Reader};
 use super::writer::quoted;
 use crate::intern::Interner;
-use crate::inventory::{CollectionError, Resource, Source};
+use crate::inventory::{CollectionError, DuplicateResource, InventoryBuilder, Resource, Source};
 use crate::value::{Object, Value};
 
 /// The only format version this reader knows.
@@ -21,6 +21,28 @@ pub(crate) struct Document {
     pub offsets: Vec<usize>,
     pub errors: Vec<CollectionError>,
     pub interner: Interner,
+}
+
+impl Document {
+    /// Adds what was read to `builder`: keys, provider, collection time, resources (after
+    /// those it has already) and collection errors. On a second resource with the same type
+    /// and id: that duplicate and the offset it starts at.
+    pub(crate) fn add_to(
+        self,
+        builder: &mut InventoryBuilder,
+    ) -> Result<(), (DuplicateResource, usize)> {
+        *builder.interner() = self.interner;
+        builder.set_provider(self.provider);
+        builder.set_collected_at(self.collected_at);
+        builder.reserve(self.resources.len());
+        for (resource, offset) in self.resources.into_iter().zip(self.offsets) {
+            builder.push(resource).map_err(|d| (d, offset))?;
+        }
+        for error in self.errors {
+            builder.push_error(error);
+        }
+        Ok(())
+    }
 }
 
 /// Reads a whole document; its keys go to `interner`.

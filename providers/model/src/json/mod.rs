@@ -60,7 +60,7 @@ impl Inventory {
             FileRead::Serial => {
                 drop(file);
                 let bytes = std::fs::read(path).map_err(io_error)?;
-                Self::from_slice_with_threads(&bytes, &name, 1)
+                Self::from_slice_serial(&bytes, &name)
             }
         }
     }
@@ -91,26 +91,17 @@ impl Inventory {
         let doc =
             document::parse(bytes, Interner::new()).map_err(|e| e.into_load_error(bytes, file))?;
         let mut builder = InventoryBuilder::new();
-        builder.reserve(doc.resources.len());
-        *builder.interner() = doc.interner;
-        builder.set_provider(doc.provider);
-        builder.set_collected_at(doc.collected_at);
-        for (resource, offset) in doc.resources.into_iter().zip(doc.offsets) {
-            if let Err(duplicate) = builder.push(resource) {
-                let first = builder
-                    .find(&duplicate.type_name, &duplicate.id)
-                    .unwrap_or_default();
-                return Err(duplicate_error(
-                    bytes,
-                    file,
-                    &duplicate,
-                    first as usize,
-                    offset,
-                ));
-            }
-        }
-        for error in doc.errors {
-            builder.push_error(error);
+        if let Err((duplicate, offset)) = doc.add_to(&mut builder) {
+            let first = builder
+                .find(&duplicate.type_name, &duplicate.id)
+                .unwrap_or_default();
+            return Err(duplicate_error(
+                bytes,
+                file,
+                &duplicate,
+                first as usize,
+                offset,
+            ));
         }
         Ok(builder.finish())
     }

@@ -345,16 +345,8 @@ fn finish(
     if doc.offsets.first() != Some(&first) {
         return None;
     }
-    *builder.interner() = doc.interner;
-    builder.set_provider(doc.provider);
-    builder.set_collected_at(doc.collected_at);
-    builder.reserve(doc.resources.len());
-    for resource in doc.resources {
-        builder.push(resource).ok()?;
-    }
-    for error in doc.errors {
-        builder.push_error(error);
-    }
+    // A duplicate is left to the serial read, which reports it with its position.
+    doc.add_to(&mut builder).ok()?;
     Some(builder.finish())
 }
 
