@@ -344,15 +344,7 @@ fn merged_content(
         };
         for attr in this.attributes.into_values() {
             if let Some(existing) = content.attributes.get(&attr.name) {
-                diags.push(Diagnostic::error(
-                    "Duplicate argument",
-                    format!(
-                        "Argument {} was already set at {}",
-                        go_quote(&attr.name),
-                        range_string(&existing.name_range)
-                    ),
-                    Some(attr.name_range.clone()),
-                ));
+                diags.push(duplicate_argument(&attr, existing));
                 continue;
             }
             content.attributes.insert(attr.name.clone(), attr);
@@ -374,6 +366,19 @@ fn merged_content(
     (content, Body::merge(leftovers), diags)
 }
 
+/// An argument set in two of the merged bodies.
+fn duplicate_argument(attr: &Attribute, existing: &Attribute) -> Diagnostic {
+    Diagnostic::error(
+        "Duplicate argument",
+        format!(
+            "Argument {} was already set at {}",
+            go_quote(&attr.name),
+            range_string(&existing.name_range)
+        ),
+        Some(attr.name_range.clone()),
+    )
+}
+
 fn merged_just_attributes(bodies: &[Body]) -> (BTreeMap<String, Attribute>, Vec<Diagnostic>) {
     let mut attrs: BTreeMap<String, Attribute> = BTreeMap::new();
     let mut diags = Vec::new();
@@ -382,15 +387,7 @@ fn merged_just_attributes(bodies: &[Body]) -> (BTreeMap<String, Attribute>, Vec<
         diags.extend(d);
         for attr in sorted_by_position(these) {
             if let Some(existing) = attrs.get(&attr.name) {
-                diags.push(Diagnostic::error(
-                    "Duplicate argument",
-                    format!(
-                        "Argument {} was already set at {}",
-                        go_quote(&attr.name),
-                        range_string(&existing.name_range)
-                    ),
-                    Some(attr.name_range.clone()),
-                ));
+                diags.push(duplicate_argument(&attr, existing));
                 continue;
             }
             attrs.insert(attr.name.clone(), attr);

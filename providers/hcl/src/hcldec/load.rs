@@ -260,23 +260,36 @@ fn decode_attr_spec(body: &Body, implied: String) -> (Spec, Vec<Diagnostic>) {
 }
 
 fn decode_block_spec(body: &Body, implied: String, depth: usize) -> (Spec, Vec<Diagnostic>) {
-    let (args, rest, mut diags) = decode_args(
+    let (args, nested, diags) = match block_spec_parts(
         body,
-        &EvalContext::empty(),
         &[("block_type", Kind::Str), ("required", Kind::Bool)],
-        true,
-    );
-    if has_errors(&diags) {
-        return (err_spec(), diags);
-    }
-    let (nested, more) = decode_block_nested_spec(&rest.unwrap_or_else(|| body.clone()), depth);
-    diags.extend(more);
+        depth,
+    ) {
+        Ok(parts) => parts,
+        Err(diags) => return (err_spec(), diags),
+    };
     let spec = BlockSpec {
         type_name: args.string("block_type").unwrap_or(implied),
         nested: Box::new(nested),
         required: args.bool("required").unwrap_or(false),
     };
     (Spec::Block(spec), diags)
+}
+
+/// A block spec's own arguments (`fields`) and the nested spec in the rest of its body;
+/// the diagnostics alone when the arguments are wrong.
+fn block_spec_parts(
+    body: &Body,
+    fields: &[(&'static str, Kind)],
+    depth: usize,
+) -> Result<(Args, Spec, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let (args, rest, mut diags) = decode_args(body, &EvalContext::empty(), fields, true);
+    if has_errors(&diags) {
+        return Err(diags);
+    }
+    let (nested, more) = decode_block_nested_spec(&rest.unwrap_or_else(|| body.clone()), depth);
+    diags.extend(more);
+    Ok((args, nested, diags))
 }
 
 fn missing_block_type(kind: &str, body: &Body) -> Diagnostic {
@@ -293,21 +306,18 @@ fn decode_block_list_spec(
     depth: usize,
     set: bool,
 ) -> (Spec, Vec<Diagnostic>) {
-    let (args, rest, mut diags) = decode_args(
+    let (args, nested, mut diags) = match block_spec_parts(
         body,
-        &EvalContext::empty(),
         &[
             ("block_type", Kind::Str),
             ("min_items", Kind::Int),
             ("max_items", Kind::Int),
         ],
-        true,
-    );
-    if has_errors(&diags) {
-        return (err_spec(), diags);
-    }
-    let (nested, more) = decode_block_nested_spec(&rest.unwrap_or_else(|| body.clone()), depth);
-    diags.extend(more);
+        depth,
+    ) {
+        Ok(parts) => parts,
+        Err(diags) => return (err_spec(), diags),
+    };
     let spec = BlockListSpec {
         type_name: args.string("block_type").unwrap_or(implied),
         nested: Box::new(nested),
@@ -327,17 +337,14 @@ fn decode_block_list_spec(
 }
 
 fn decode_block_map_spec(body: &Body, implied: String, depth: usize) -> (Spec, Vec<Diagnostic>) {
-    let (args, rest, mut diags) = decode_args(
+    let (args, nested, mut diags) = match block_spec_parts(
         body,
-        &EvalContext::empty(),
         &[("block_type", Kind::Str), ("labels", Kind::StrList)],
-        true,
-    );
-    if has_errors(&diags) {
-        return (err_spec(), diags);
-    }
-    let (nested, more) = decode_block_nested_spec(&rest.unwrap_or_else(|| body.clone()), depth);
-    diags.extend(more);
+        depth,
+    ) {
+        Ok(parts) => parts,
+        Err(diags) => return (err_spec(), diags),
+    };
     let spec = BlockMapSpec {
         type_name: args.string("block_type").unwrap_or(implied),
         label_names: args.list("labels").unwrap_or_default(),
