@@ -136,28 +136,42 @@ impl InventoryBuilder {
     /// Resolves every reference to its target and returns the inventory.
     pub fn finish(mut self) -> Inventory {
         let by_type = std::mem::take(&mut self.inv.by_type);
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-        let per_thread = self
-            .inv
-            .resources
-            .len()
-            .div_ceil(threads)
-            .max(PARALLEL_RESOLVE_MIN);
+        let resources = self.inv.resources.len();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get().min(8))
+            .min(resources.div_ceil(PARALLEL_RESOLVE_MIN).max(1));
         let by_type_ref = &by_type;
-        let sets: Vec<BTreeSet<String>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .inv
-                .resources
-                .chunks_mut(per_thread)
-                .map(|chunk| scope.spawn(move || resolve_all(chunk, by_type_ref)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_default())
-                .collect()
-        });
+        let dangling: BTreeSet<String> = if threads <= 1 {
+            resolve_all(&mut self.inv.resources, by_type_ref)
+        } else {
+            // Resources with many references (instances) tend to come together: hand out
+            // small chunks on demand so that every thread gets a fair share.
+            let chunks = std::sync::Mutex::new(self.inv.resources.chunks_mut(RESOLVE_CHUNK));
+            let chunks = &chunks;
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|_| {
+                        scope.spawn(move || {
+                            let mut dangling = BTreeSet::new();
+                            loop {
+                                let chunk = match chunks.lock() {
+                                    Ok(mut chunks) => chunks.next(),
+                                    Err(_) => None,
+                                };
+                                let Some(chunk) = chunk else { break };
+                                dangling.append(&mut resolve_all(chunk, by_type_ref));
+                            }
+                            dangling
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().unwrap_or_default())
+                    .collect()
+            })
+        };
         self.inv.by_type = by_type;
-        let dangling: BTreeSet<String> = sets.into_iter().flatten().collect();
         self.inv.dangling = dangling.into_iter().collect();
         self.inv
     }
@@ -165,6 +179,9 @@ impl InventoryBuilder {
 
 /// Below this many resources per thread, references are resolved on one thread.
 const PARALLEL_RESOLVE_MIN: usize = 20_000;
+
+/// Resources a thread resolves at a time.
+const RESOLVE_CHUNK: usize = 2_048;
 
 /// Resolves the references of `resources`; returns the dangling ones.
 fn resolve_all(
@@ -188,9 +205,10 @@ fn resolve(
 ) {
     match value {
         Value::Ref(r) => {
+            let (target_type, target_id) = r.parts();
             r.target = by_type
-                .get(r.target_type())
-                .and_then(|index| index.by_id.get(r.target_id()))
+                .get(target_type)
+                .and_then(|index| index.by_id.get(target_id))
                 .copied();
             if r.target.is_none() && !dangling.contains(&*r.raw) {
                 dangling.insert(r.raw.to_string());

@@ -74,15 +74,24 @@ impl Reference {
 
     /// The target type: the text before the first `/`.
     pub fn target_type(&self) -> &str {
-        self.raw
-            .split_once('/')
-            .map(|(t, _)| t)
-            .unwrap_or(&self.raw)
+        self.parts().0
     }
 
     /// The target id: the text after the first `/` (ARNs keep their slashes).
     pub fn target_id(&self) -> &str {
-        self.raw.split_once('/').map(|(_, id)| id).unwrap_or("")
+        self.parts().1
+    }
+
+    /// The target type and id: the text before and after the first `/` (all of it and
+    /// nothing without one).
+    pub fn parts(&self) -> (&str, &str) {
+        match memchr::memchr(b'/', self.raw.as_bytes()) {
+            Some(at) => (
+                self.raw.get(..at).unwrap_or_default(),
+                self.raw.get(at + 1..).unwrap_or_default(),
+            ),
+            None => (&self.raw, ""),
+        }
     }
 }
 
