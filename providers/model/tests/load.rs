@@ -105,6 +105,28 @@ fn unknown_markers_keep_reason_and_not_null() {
     assert_eq!((source.file.as_str(), source.line), ("main.tf", Some(12)));
 }
 
+/// The reader guesses each key from the keys before it; `$` keys must still be seen for
+/// what they are when they come in a repeated order.
+#[test]
+fn unknown_markers_in_repeated_objects_all_load_as_unknown() {
+    let marker = r#"{"not_null": true, "$unknown": "later"}"#;
+    let text = format!(
+        r#"{{"cloudspec_inventory": 1, "resources": [{{"type": "t", "id": "i", "properties": {{"a": {marker}, "b": {marker}, "c": [{marker}, {marker}]}}}}]}}"#
+    );
+    let inv = Inventory::from_slice(text.as_bytes(), "markers.json").expect("loads");
+    let mut values: Vec<&Value> = vec![prop(&inv, "t", "i", "a"), prop(&inv, "t", "i", "b")];
+    if let Value::List(items) = prop(&inv, "t", "i", "c") {
+        values.extend(items.iter());
+    }
+    assert_eq!(values.len(), 4);
+    for value in values {
+        assert!(
+            matches!(value, Value::Unknown(u) if &*u.reason == "later" && u.not_null),
+            "{value:?}"
+        );
+    }
+}
+
 #[test]
 fn integers_that_fit_in_i64_are_ints_and_others_floats() {
     let inv = fixture("numbers-and-strings.json");

@@ -132,3 +132,125 @@ proptest! {
         prop_assert_eq!(again.to_json_string(), saved);
     }
 }
+
+/// JSON text for `value` with two-space indents, where the characters of the keys for
+/// which `escape` says so are written as `\uXXXX` escapes.
+fn pretty_with_escaped_keys(
+    value: &Json,
+    escape: &mut impl FnMut() -> bool,
+    indent: usize,
+    out: &mut String,
+) {
+    let (close, members): (char, Vec<(Option<&String>, &Json)>) = match value {
+        Json::Object(map) if !map.is_empty() => {
+            ('}', map.iter().map(|(k, v)| (Some(k), v)).collect())
+        }
+        Json::Array(items) if !items.is_empty() => (']', items.iter().map(|v| (None, v)).collect()),
+        other => return out.push_str(&other.to_string()),
+    };
+    out.push(if close == '}' { '{' } else { '[' });
+    out.push('\n');
+    for (i, (key, v)) in members.iter().enumerate() {
+        out.push_str(&" ".repeat(indent + 2));
+        if let Some(key) = key {
+            if escape() {
+                let units: String = key.encode_utf16().map(|u| format!("\\u{u:04x}")).collect();
+                out.push_str(&format!("\"{units}\""));
+            } else {
+                out.push_str(&Json::String((*key).clone()).to_string());
+            }
+            out.push_str(": ");
+        }
+        pretty_with_escaped_keys(v, escape, indent + 2, out);
+        out.push_str(if i + 1 < members.len() { ",\n" } else { "\n" });
+    }
+    out.push_str(&" ".repeat(indent));
+    out.push(close);
+}
+
+/// Plain JSON of a loaded value (the inputs below hold no references or unknowns).
+fn plain(inv: &Inventory, v: &cloudspec_model::Value) -> Json {
+    use cloudspec_model::Value;
+    match v {
+        Value::Null => Json::Null,
+        Value::Bool(b) => json!(b),
+        Value::Int(i) => json!(i),
+        Value::Float(f) => json!(f),
+        Value::Str(s) => json!(&**s),
+        Value::List(items) => items.iter().map(|i| plain(inv, i)).collect(),
+        Value::Object(o) => Json::Object(
+            o.iter()
+                .map(|(k, v)| (inv.interner.resolve(*k).to_string(), plain(inv, v)))
+                .collect(),
+        ),
+        Value::Ref(r) => json!({ "$ref": &*r.raw }),
+        Value::Unknown(u) => json!({ "$unknown": &*u.reason }),
+    }
+}
+
+/// Objects of a few shapes, so that keys repeat in the same order from one object to the
+/// next (the reader guesses the next key from the last ones) and sometimes do not: keys
+/// that are prefixes of others, that need escapes, that are not ASCII, or empty.
+fn repetitive_properties() -> impl Strategy<Value = Json> {
+    let key = prop_oneof![
+        Just("a".to_string()),
+        Just("ab".to_string()),
+        Just("b".to_string()),
+        Just("a\"".to_string()),
+        Just("\\".to_string()),
+        Just("é".to_string()),
+        Just("\\n".to_string()),
+        Just("\n".to_string()),
+        Just(String::new()),
+        Just("size".to_string()),
+    ];
+    let leaf = prop_oneof![
+        Just(Json::Null),
+        (0..100i64).prop_map(|i| json!(i)),
+        "[a-z]{0,3}".prop_map(Json::String)
+    ];
+    leaf.prop_recursive(3, 24, 4, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Json::Array),
+            prop::collection::btree_map(key.clone(), inner, 0..5)
+                .prop_map(|m| Json::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The loaded properties are what an independent JSON parser reads, whatever the
+    /// reader guessed about the keys.
+    #[test]
+    fn properties_are_what_serde_json_reads(
+        props in prop::collection::vec(repetitive_properties(), 1..8),
+        escapes in prop::collection::vec(any::<bool>(), 64),
+    ) {
+        let resources: Vec<Json> = props
+            .iter()
+            .enumerate()
+            .map(|(i, p)| json!({"type": "t", "id": format!("r{i}"), "properties": {"p": p, "q": p}}))
+            .collect();
+        let doc = json!({"cloudspec_inventory": 1, "resources": resources});
+        let mut next = escapes.iter().cycle();
+        let mut escape = || *next.next().unwrap_or(&false);
+        let mut text = String::new();
+        pretty_with_escaped_keys(&doc, &mut escape, 0, &mut text);
+        let oracle: Json = serde_json::from_str(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let inv = Inventory::from_slice(text.as_bytes(), "keys.json");
+        prop_assert!(inv.is_ok(), "{:?}", inv.as_ref().err());
+        let inv = inv.unwrap_or_default();
+        for (i, resource) in inv.resources.iter().enumerate() {
+            let loaded = Json::Object(
+                resource
+                    .properties
+                    .iter()
+                    .map(|(k, v)| (inv.interner.resolve(*k).to_string(), plain(&inv, v)))
+                    .collect(),
+            );
+            prop_assert_eq!(&loaded, &oracle["resources"][i]["properties"]);
+        }
+    }
+}

@@ -37,6 +37,12 @@ pub(crate) struct Reader<'a> {
     pub interner: Interner,
     /// Keys of skipped values go here, so they do not show up as property names.
     skipped_keys: Interner,
+    /// Guesses of the next key, checked against the bytes ([`Reader::guessed_key`]).
+    guesses: KeyGuesses,
+    /// The guesses made for `skipped_keys`, swapped in with it.
+    skipped_guesses: KeyGuesses,
+    /// The key whose value is being read (`None` at the top and in arrays' parents).
+    context: Option<Sym>,
     entries: Vec<(Sym, Value)>,
     items: Vec<Value>,
 }
@@ -51,6 +57,9 @@ impl<'a> Reader<'a> {
             depth,
             interner,
             skipped_keys: Interner::new(),
+            guesses: KeyGuesses::default(),
+            skipped_guesses: KeyGuesses::default(),
+            context: None,
             entries: Vec::new(),
             items: Vec::new(),
         }
@@ -67,18 +76,39 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips whitespace and returns the next byte, if any.
+    #[inline]
     pub fn peek(&mut self) -> Option<u8> {
+        // Most calls find no whitespace: JSON whitespace is all at or below b' '.
+        match self.bytes.get(self.pos) {
+            Some(&b) if b > b' ' => Some(b),
+            _ => self.skip_whitespace(),
+        }
+    }
+
+    /// [`Reader::peek`] when there is whitespace to skip.
+    fn skip_whitespace(&mut self) -> Option<u8> {
+        let bytes = self.bytes;
+        let mut i = self.pos;
         loop {
-            match self.bytes.get(self.pos) {
-                Some(b' ') => self.pos = skip_spaces(self.bytes, self.pos),
-                Some(b'\n' | b'\r' | b'\t') => self.pos += 1,
-                other => return other.copied(),
+            match bytes.get(i) {
+                // A line break is mostly followed by indentation.
+                Some(b'\n') => i = skip_spaces(bytes, i + 1),
+                Some(b' ') => i = skip_spaces(bytes, i),
+                Some(b'\r' | b'\t') => i += 1,
+                other => {
+                    self.pos = i;
+                    return other.copied();
+                }
             }
         }
     }
 
     /// Consumes `byte` (after whitespace) or fails naming what `context` expected.
     pub fn expect(&mut self, byte: u8, context: &str) -> PResult<()> {
+        if self.bytes.get(self.pos) == Some(&byte) {
+            self.pos += 1;
+            return Ok(());
+        }
         match self.peek() {
             Some(b) if b == byte => {
                 self.pos += 1;
@@ -358,8 +388,10 @@ impl<'a> Reader<'a> {
     /// Reads and discards a value (an unknown field), leaving no key in the interner.
     pub fn skip_value(&mut self) -> PResult<()> {
         std::mem::swap(&mut self.interner, &mut self.skipped_keys);
+        std::mem::swap(&mut self.guesses, &mut self.skipped_guesses);
         let result = self.value();
         std::mem::swap(&mut self.interner, &mut self.skipped_keys);
+        std::mem::swap(&mut self.guesses, &mut self.skipped_guesses);
         result.map(drop)
     }
 
@@ -397,30 +429,73 @@ impl<'a> Reader<'a> {
         let base = self.entries.len();
         let mut unknown_at = None;
         let mut first = true;
+        let parent = self.context;
+        let mut previous: Option<Sym> = None;
+        // One bit per key read (by symbol, modulo 64): only a key whose bit is set needs the
+        // scan for a duplicate.
+        let mut seen = 0u64;
         loop {
             let key_pos = self.key_start()?;
-            let key = self.string()?;
+            let guess = match previous {
+                Some(previous) => self.guesses.after.get(previous.0 as usize),
+                None => parent.and_then(|p| self.guesses.first_under.get(p.0 as usize)),
+            };
+            let sym = match guess.copied().and_then(|g| self.guessed_key(g)) {
+                Some(sym) => sym,
+                None => {
+                    let key = self.string()?;
+                    if key == "$ref" {
+                        self.expect(b':', "after an object key")?;
+                        return self.reference(first, key_pos).map_err(|e| e.in_key("$ref"));
+                    }
+                    if key == "$unknown" {
+                        unknown_at = Some(key_pos);
+                    }
+                    let sym = self.interner.intern(&key);
+                    // Only keys without escapes, `$` keys apart, are guessed: their bytes
+                    // are their text.
+                    if matches!(key, Cow::Borrowed(_)) && !key.starts_with('$') {
+                        let table = match previous {
+                            Some(previous) => Some((&mut self.guesses.after, previous)),
+                            None => parent.map(|p| (&mut self.guesses.first_under, p)),
+                        };
+                        if let Some((table, at)) = table {
+                            let at = at.0 as usize;
+                            if table.len() <= at {
+                                table.resize(at + 1, Sym(u32::MAX));
+                            }
+                            if let Some(slot) = table.get_mut(at) {
+                                *slot = sym;
+                            }
+                        }
+                    }
+                    sym
+                }
+            };
+            previous = Some(sym);
             self.expect(b':', "after an object key")?;
-            if key == "$ref" {
-                return self.reference(first, key_pos).map_err(|e| e.in_key("$ref"));
-            }
-            if key == "$unknown" {
-                unknown_at = Some(key_pos);
-            }
-            let sym = self.interner.intern(&key);
-            let value = self.value().map_err(|e| e.in_key(&key))?;
-            if self
-                .entries
-                .get(base..)
-                .unwrap_or_default()
-                .iter()
-                .any(|(k, _)| *k == sym)
+            self.context = Some(sym);
+            let value = self.value();
+            self.context = parent;
+            let value = value.map_err(|e| e.in_key(self.interner.resolve(sym)))?;
+            let bit = 1u64 << (sym.0 % 64);
+            if seen & bit != 0
+                && self
+                    .entries
+                    .get(base..)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|(k, _)| *k == sym)
             {
                 return Err(self.format(
                     key_pos,
-                    format!("duplicate key {}", super::writer::quoted(&key)),
+                    format!(
+                        "duplicate key {}",
+                        super::writer::quoted(self.interner.resolve(sym))
+                    ),
                 ));
             }
+            seen |= bit;
             self.entries.push((sym, value));
             first = false;
             if !self.separator(b'}', "an object member")? {
@@ -435,6 +510,23 @@ impl<'a> Reader<'a> {
                 .map(|u| Value::Unknown(Box::new(u))),
             None => Ok(Value::Object(Object { entries })),
         }
+    }
+
+    /// The key at `pos` (its opening quote) if it is the guessed one, `guess`; then `pos`
+    /// moves past it. The bytes must be the key's text exactly, which holds for guesses:
+    /// only keys read without escapes are guessed.
+    fn guessed_key(&mut self, guess: Sym) -> Option<Sym> {
+        let name = self.interner.resolve(guess).as_bytes();
+        let start = self.pos + 1;
+        let end = start + name.len();
+        if name.is_empty()
+            || self.bytes.get(start..end) != Some(name)
+            || self.bytes.get(end) != Some(&b'"')
+        {
+            return None;
+        }
+        self.pos = end + 1;
+        Some(guess)
     }
 
     /// Checks that an object key starts at the next byte and returns its offset.
@@ -469,10 +561,8 @@ impl<'a> Reader<'a> {
             ));
         }
         let raw = self.string()?;
-        if !raw
-            .split_once('/')
-            .is_some_and(|(t, id)| !t.is_empty() && !id.is_empty())
-        {
+        // `<type>/<id>`: a `/` with text on both sides.
+        if !memchr::memchr(b'/', raw.as_bytes()).is_some_and(|at| at > 0 && at + 1 < raw.len()) {
             return Err(self.format(
                 at,
                 format!(
@@ -526,6 +616,16 @@ impl<'a> Reader<'a> {
             not_null,
         })
     }
+}
+
+/// Which key likely comes next in an object: objects of one kind repeat their keys in
+/// the same order. Indexed by symbol; `Sym(u32::MAX)` where there is no guess.
+#[derive(Default)]
+struct KeyGuesses {
+    /// The key that last came after this one.
+    after: Vec<Sym>,
+    /// The key that last came first in an object under this key.
+    first_under: Vec<Sym>,
 }
 
 /// Eight copies of `byte` in a word.
