@@ -47,14 +47,16 @@ impl Inventory {
             message: format!("cannot read: {e}"),
         };
         let mut file = std::fs::File::open(path).map_err(io_error)?;
-        if !file.metadata().is_ok_and(|m| m.is_file()) {
+        let metadata = file.metadata().ok();
+        if !metadata.as_ref().is_some_and(|m| m.is_file()) {
             // A pipe or device cannot be read a second time for the serial read's exact
             // errors: keep all of it.
             let mut bytes = Vec::new();
             std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io_error)?;
             return Self::from_slice_with_threads(&bytes, &name, threads);
         }
-        match segments::read_file(&mut file, threads, segments::BLOCK).map_err(io_error)? {
+        let size = metadata.and_then(|m| usize::try_from(m.len()).ok());
+        match segments::read_file(&mut file, size, threads, segments::BLOCK).map_err(io_error)? {
             FileRead::Loaded(inventory) => Ok(inventory),
             FileRead::Whole(bytes) => Self::from_slice_with_threads(&bytes, &name, threads),
             FileRead::Serial => {

@@ -63,9 +63,11 @@ pub(crate) enum FileRead {
     Serial,
 }
 
-/// Reads an inventory from `file` in blocks of `block` bytes on `threads` worker threads.
+/// Reads an inventory from `file` (of `size` bytes, when known) in blocks of `block` bytes
+/// on `threads` worker threads.
 pub(crate) fn read_file(
     file: &mut impl Read,
+    size: Option<usize>,
     threads: usize,
     block: usize,
 ) -> io::Result<FileRead> {
@@ -83,7 +85,7 @@ pub(crate) fn read_file(
     };
     let indent = indent.to_vec();
     let mut skeleton = buf.get(..first).unwrap_or_default().to_vec();
-    let read = pipeline::<Chunk>(threads, first, |feed| {
+    let read = pipeline::<Chunk>(threads, first, size, |feed| {
         // The next segment starts at `buf[start]`.
         let mut start = first;
         loop {
@@ -118,7 +120,7 @@ pub(crate) fn read_file(
 /// worker threads; `None` when it must be read serially.
 pub(crate) fn read_slice(bytes: &[u8], threads: usize, segment: usize) -> Option<Inventory> {
     let (first, indent) = first_element(bytes)?;
-    let read = pipeline::<&[u8]>(threads, first, |feed| {
+    let read = pipeline::<&[u8]>(threads, first, Some(bytes.len()), |feed| {
         let mut start = first;
         while let Some(cut) = next_candidate(bytes, start + segment.max(1), indent) {
             if !feed.send(bytes.get(start..cut).unwrap_or_default()) {
@@ -179,7 +181,8 @@ struct Task<B> {
 /// Hands segments to the workers and collects their resources in document order.
 struct Feeder<'s, B> {
     tasks: Option<mpsc::SyncSender<Task<B>>>,
-    results: mpsc::Receiver<(usize, Option<Vec<Resource>>)>,
+    /// Each segment's index, length in bytes and resources.
+    results: mpsc::Receiver<(usize, usize, Option<Vec<Resource>>)>,
     free: mpsc::Receiver<Vec<u8>>,
     failed: &'s AtomicBool,
     sent: usize,
@@ -219,8 +222,8 @@ impl<B> Feeder<'_, B> {
 
     /// Takes the segments already read, in order.
     fn drain(&mut self) {
-        while let Ok((index, read)) = self.results.try_recv() {
-            self.order.take(index, read, self.failed);
+        while let Ok((index, len, read)) = self.results.try_recv() {
+            self.order.take(index, len, read, self.failed);
         }
     }
 }
@@ -231,19 +234,38 @@ struct Ordered {
     next: usize,
     waiting: BTreeMap<usize, Vec<Resource>>,
     builder: InventoryBuilder,
+    /// The document's size in bytes, when known.
+    size: Option<usize>,
 }
 
 impl Ordered {
-    fn take(&mut self, index: usize, read: Option<Vec<Resource>>, failed: &AtomicBool) {
+    fn take(&mut self, index: usize, len: usize, read: Option<Vec<Resource>>, failed: &AtomicBool) {
         let Some(resources) = read else {
             failed.store(true, Ordering::Relaxed);
             return;
         };
+        if index == 0 {
+            self.reserve(len, resources.len());
+        }
         self.waiting.insert(index, resources);
         while let Some(resources) = self.waiting.remove(&self.next) {
             self.next += 1;
             self.push(resources, failed);
         }
+    }
+
+    /// Makes room for the resources the whole document likely has, judging by the first
+    /// segment (`count` resources in `len` bytes): growing the list by doubling would copy
+    /// it several times and touch twice the memory. Twice the estimate, as the first
+    /// resources may be bigger than the rest; room never written to costs no memory.
+    fn reserve(&mut self, len: usize, count: usize) {
+        let Some(size) = self.size else { return };
+        if len == 0 {
+            return;
+        }
+        let estimate = (size as f64 / len as f64 * count as f64 * 2.0) as usize;
+        // A resource takes at least 40 bytes of JSON: a bound for odd first segments.
+        self.builder.reserve(estimate.min(size / 40));
     }
 
     fn push(&mut self, resources: Vec<Resource>, failed: &AtomicBool) {
@@ -266,6 +288,7 @@ impl Ordered {
 fn pipeline<B: AsRef<[u8]> + Recycle + Send>(
     threads: usize,
     first: usize,
+    size: Option<usize>,
     produce: impl FnOnce(&mut Feeder<'_, B>) -> io::Result<Option<Vec<u8>>>,
 ) -> io::Result<Option<Inventory>> {
     let threads = threads.max(1);
@@ -286,6 +309,7 @@ fn pipeline<B: AsRef<[u8]> + Recycle + Send>(
                         Err(_) => return,
                     };
                     let Ok(task) = task else { return };
+                    let len = task.bytes.as_ref().len();
                     let read = if failed.load(Ordering::Relaxed) {
                         None
                     } else {
@@ -298,7 +322,7 @@ fn pipeline<B: AsRef<[u8]> + Recycle + Send>(
                     if let Some(buf) = task.bytes.recycle() {
                         let _ = free_tx.send(buf);
                     }
-                    let _ = result_tx.send((task.index, read));
+                    let _ = result_tx.send((task.index, len, read));
                 })
             })
             .collect();
@@ -311,12 +335,15 @@ fn pipeline<B: AsRef<[u8]> + Recycle + Send>(
             sent: 0,
             buffers: 0,
             max_buffers: threads + 2,
-            order: Ordered::default(),
+            order: Ordered {
+                size,
+                ..Ordered::default()
+            },
         };
         let produced = produce(&mut feed);
         feed.tasks = None;
-        while let Ok((index, read)) = feed.results.recv() {
-            feed.order.take(index, read, &failed);
+        while let Ok((index, len, read)) = feed.results.recv() {
+            feed.order.take(index, len, read, &failed);
         }
         let panicked = workers.into_iter().any(|w| w.join().is_err());
         (produced, feed.order, panicked)
@@ -553,7 +580,7 @@ mod tests {
         let expected = summary(&serial(&text));
         for block in [64, 700, 4096, 100_000] {
             for threads in [1, 2, 3] {
-                let read = read_file(&mut text.as_bytes(), threads, block);
+                let read = read_file(&mut text.as_bytes(), Some(text.len()), threads, block);
                 let Ok(FileRead::Loaded(inv)) = read else {
                     panic!("block {block}, {threads} threads: not read in segments");
                 };
@@ -570,12 +597,12 @@ mod tests {
     fn a_small_or_compact_file_is_read_whole() {
         let text = inventory(3);
         assert!(matches!(
-            read_file(&mut text.as_bytes(), 2, 1 << 20),
+            read_file(&mut text.as_bytes(), None, 2, 1 << 20),
             Ok(FileRead::Whole(b)) if b == text.as_bytes()
         ));
         let compact = text.replace('\n', "");
         assert!(matches!(
-            read_file(&mut compact.as_bytes(), 2, 64),
+            read_file(&mut compact.as_bytes(), None, 2, 64),
             Ok(FileRead::Whole(b)) if b == compact.as_bytes()
         ));
     }
@@ -609,7 +636,7 @@ mod tests {
                 "case {k} is not malformed"
             );
             for block in [64, 4096] {
-                let read = read_file(&mut text.as_bytes(), 2, block);
+                let read = read_file(&mut text.as_bytes(), Some(text.len()), 2, block);
                 assert!(
                     matches!(read, Ok(FileRead::Serial)),
                     "case {k}, block {block}"
@@ -632,7 +659,7 @@ mod tests {
         text.push_str("\n]}");
         let expected = summary(&serial(&text));
         for block in [64, 1000, 5000] {
-            match read_file(&mut text.as_bytes(), 2, block) {
+            match read_file(&mut text.as_bytes(), Some(text.len()), 2, block) {
                 Ok(FileRead::Loaded(inv)) => assert_eq!(summary(&inv), expected),
                 Ok(FileRead::Serial | FileRead::Whole(_)) => {}
                 Err(e) => panic!("{e}"),
