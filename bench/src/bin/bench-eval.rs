@@ -1,8 +1,9 @@
 //! Loads an inventory and evaluates a spec against it, as `cloudspec run` does, and prints
 //! load time, evaluation time, rule x resource evaluations per second and peak memory.
 //!
-//! `bench-eval INVENTORY [SPEC] [--runs 3] [--threads N]` (SPEC defaults to
-//! `bench/rules/typical.cloudspec`; `--threads 1` loads on one thread).
+//! `bench-eval INVENTORY [SPEC] [--runs 3] [--threads N] [--rules]` (SPEC defaults to
+//! `bench/rules/typical.cloudspec`; `--threads 1` loads on one thread; `--rules` prints
+//! each rule's own evaluation time, on stderr).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -20,11 +21,14 @@ fn main() -> ExitCode {
     let positional: Vec<&String> = args
         .iter()
         .enumerate()
-        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || !args[i - 1].starts_with("--")))
+        .filter(|(i, a)| {
+            !a.starts_with("--")
+                && (*i == 0 || !matches!(args[i - 1].as_str(), "--runs" | "--threads"))
+        })
         .map(|(_, a)| a)
         .collect();
     let Some(inventory) = positional.first() else {
-        eprintln!("usage: bench-eval INVENTORY [SPEC] [--runs N] [--threads N]");
+        eprintln!("usage: bench-eval INVENTORY [SPEC] [--runs N] [--threads N] [--rules]");
         return ExitCode::from(2);
     };
     let spec_path = positional.get(1).map(|s| s.as_str()).unwrap_or(concat!(
@@ -35,7 +39,14 @@ fn main() -> ExitCode {
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
     let threads: Option<usize> = arg_value(&args, "--threads").and_then(|s| s.parse().ok());
-    match bench(Path::new(inventory), Path::new(spec_path), runs, threads) {
+    let per_rule = args.iter().any(|a| a == "--rules");
+    match bench(
+        Path::new(inventory),
+        Path::new(spec_path),
+        runs,
+        threads,
+        per_rule,
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -49,6 +60,7 @@ fn bench(
     spec_path: &Path,
     runs: usize,
     threads: Option<usize>,
+    per_rule: bool,
 ) -> Result<(), String> {
     let source =
         std::fs::read_to_string(spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
@@ -63,6 +75,7 @@ fn bench(
         .len() as f64;
     let mut loads = Vec::new();
     let mut evals = Vec::new();
+    let mut rule_times = Vec::new();
     let mut evaluations = 0usize;
     let mut resources = 0usize;
     for _ in 0..runs.max(1) {
@@ -82,6 +95,25 @@ fn bench(
         let outcome = evaluate(&[input], &inv);
         evals.push(started.elapsed().as_secs_f64());
         evaluations = rules_x_resources(&outcome, &inv, spec);
+        if per_rule {
+            for r in outcome
+                .specs
+                .iter()
+                .flat_map(|s| &s.groups)
+                .flat_map(|g| &g.rules)
+            {
+                eprintln!("{:.3} s  {}", r.elapsed_secs, r.name);
+            }
+        }
+        rule_times.push(
+            outcome
+                .specs
+                .iter()
+                .flat_map(|s| &s.groups)
+                .flat_map(|g| &g.rules)
+                .map(|r| r.elapsed_secs)
+                .sum::<f64>(),
+        );
         resources = inv.resources.len();
         std::hint::black_box(&outcome);
     }
@@ -100,6 +132,10 @@ fn bench(
     println!(
         "evaluate        best {eval:.3} s ({evaluations} rule x resource evaluations, {:.2} M/s)",
         evaluations as f64 / eval / 1e6
+    );
+    println!(
+        "rules' own time {:.3} s summed over rules (the evaluation's work on all threads)",
+        best(&rule_times)
     );
     println!("load + evaluate best {:.3} s", load + eval);
     println!(
