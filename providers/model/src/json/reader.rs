@@ -91,9 +91,15 @@ impl<'a> Reader<'a> {
         let mut i = self.pos;
         loop {
             match bytes.get(i) {
-                // A line break is mostly followed by indentation.
-                Some(b'\n') => i = skip_spaces(bytes, i + 1),
-                Some(b' ') => i = skip_spaces(bytes, i),
+                // A line break is mostly followed by indentation, and a space by a token
+                // (after `:`).
+                Some(b'\n' | b' ') => {
+                    i = skip_spaces(bytes, i + 1);
+                    if let Some(&b) = bytes.get(i).filter(|&&b| b > b' ') {
+                        self.pos = i;
+                        return Some(b);
+                    }
+                }
                 Some(b'\r' | b'\t') => i += 1,
                 other => {
                     self.pos = i;
@@ -414,7 +420,7 @@ impl<'a> Reader<'a> {
             }
         }
         self.leave();
-        Ok(Value::List(self.items.drain(base..).collect()))
+        Ok(Value::List(take_from(&mut self.items, base)))
     }
 
     /// Reads an object; `pos` must be at `{`. `{"$ref": ...}` becomes a [`Value::Ref`],
@@ -474,6 +480,12 @@ impl<'a> Reader<'a> {
             };
             previous = Some(sym);
             self.expect(b':', "after an object key")?;
+            // `": "`, the usual way, spares the whitespace loop.
+            if self.bytes.get(self.pos) == Some(&b' ')
+                && self.bytes.get(self.pos + 1).is_some_and(|&b| b > b' ')
+            {
+                self.pos += 1;
+            }
             self.context = Some(sym);
             let value = self.value();
             self.context = parent;
@@ -503,7 +515,7 @@ impl<'a> Reader<'a> {
             }
         }
         self.leave();
-        let entries: Box<[(Sym, Value)]> = self.entries.drain(base..).collect();
+        let entries = take_from(&mut self.entries, base);
         match unknown_at {
             Some(at) => self
                 .unknown(&entries, at)
@@ -626,6 +638,19 @@ struct KeyGuesses {
     after: Vec<Sym>,
     /// The key that last came first in an object under this key.
     first_under: Vec<Sym>,
+}
+
+/// The elements of `stack` from `base` on, moved out (one copy of the bytes) into a box of
+/// their exact size; `stack` keeps its room for the next container.
+fn take_from<T>(stack: &mut Vec<T>, base: usize) -> Box<[T]> {
+    if base == 0 {
+        // `split_off(0)` would hand over the stack's own buffer, room and all.
+        let mut out = Vec::with_capacity(stack.len());
+        out.append(stack);
+        out.into_boxed_slice()
+    } else {
+        stack.split_off(base.min(stack.len())).into_boxed_slice()
+    }
 }
 
 /// Eight copies of `byte` in a word.
