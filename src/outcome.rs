@@ -1,5 +1,7 @@
 //! What an evaluation produced: plain data that reports read. Nothing here evaluates.
 
+use std::sync::Arc;
+
 use cloudspec_model::Text;
 use serde::Serialize;
 
@@ -333,10 +335,10 @@ impl Serialize for ResourceOutcome {
 pub struct Failure {
     /// The concrete path: `devices[0] > volume.size`.
     pub path: String,
-    /// The predicate as written: `gte 50`.
-    pub predicate: String,
-    /// What the predicate asked for, in words: `>= 50`.
-    pub expected: String,
+    /// The predicate as written: `gte 50` (shared by the failures of one predicate).
+    pub predicate: Arc<str>,
+    /// What the predicate asked for, in words: `>= 50` (shared likewise).
+    pub expected: Arc<str>,
     /// The value found (JSON; `null` when missing).
     pub actual: serde_json::Value,
     /// A readable sentence: `size is 30, expected >= 50`.

@@ -26,8 +26,8 @@ fn instance(id: &str, status: Status) -> ResourceOutcome {
 fn failure(path: &str, predicate: &str, expected: &str, actual: Value, message: &str) -> Failure {
     Failure {
         path: path.to_string(),
-        predicate: predicate.to_string(),
-        expected: expected.to_string(),
+        predicate: predicate.into(),
+        expected: expected.into(),
         actual,
         message: message.to_string(),
     }

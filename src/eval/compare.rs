@@ -101,11 +101,12 @@ pub(crate) fn to_json(value: &Value, interner: &Interner) -> serde_json::Value {
     }
 }
 
-/// A short rendering of a value for messages: strings quoted, long values cut.
-pub(crate) fn display(value: &Value, interner: &Interner) -> String {
+/// A short rendering of a value for messages, from its JSON form `json` ([`to_json`]):
+/// strings quoted, long values cut.
+pub(crate) fn display(value: &Value, json: &serde_json::Value) -> String {
     let text = match value {
         Value::Ref(r) => format!("a reference to {}", r.raw),
-        _ => to_json(value, interner).to_string(),
+        _ => json.to_string(),
     };
     if text.chars().count() > 80 {
         let cut: String = text.chars().take(77).collect();

@@ -3,6 +3,7 @@
 
 use std::cell::Cell;
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use ipnetwork::IpNetwork;
 
@@ -41,10 +42,10 @@ pub(crate) struct CPredicate {
     pub operand: Operand,
     /// The operand is a list or container literal: compare a list-valued property whole.
     pub whole: bool,
-    /// The predicate as written (`gte 50`), for reports.
-    pub text: String,
-    /// What the predicate asks for, in words (`>= 50`; made once, not per failure).
-    pub expected: String,
+    /// The predicate as written (`gte 50`), for reports (shared by its failures).
+    pub text: Arc<str>,
+    /// What the predicate asks for, in words (`>= 50`; made once, shared by its failures).
+    pub expected: Arc<str>,
 }
 
 /// Compiles statements under a context quantifier (`Every` for Assert, `Any` for With).
@@ -113,10 +114,10 @@ fn predicate(p: &Predicate, interner: Option<&Interner>, source: &str) -> CPredi
         .unwrap_or_else(|| p.words.clone());
     CPredicate {
         def,
-        expected: (def.expected)(&operand),
+        expected: (def.expected)(&operand).into(),
         operand,
         whole,
-        text,
+        text: text.into(),
     }
 }
 

@@ -308,6 +308,15 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
         status,
         resource.region.clone(),
     );
+    let plain = trail.failures.is_empty()
+        && trail.unknowns.is_empty()
+        && trail.notes.is_empty()
+        && trail.error.is_none()
+        && resource.source.is_none();
+    if plain {
+        // Most outcomes: nothing to tell beyond the status.
+        return out;
+    }
     let mut notes = trail.notes;
     if status != Status::Pass && status != Status::Unknown {
         notes.clear();

@@ -7,6 +7,7 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use super::compare::{display, to_json};
 use super::compile::{CPredicate, CStmt, CTail};
@@ -66,6 +67,8 @@ impl Trail {
     pub(crate) fn detailed() -> Trail {
         Trail {
             detail: true,
+            // Room for most paths, so that it is allocated once.
+            path: String::with_capacity(64),
             ..Trail::default()
         }
     }
@@ -201,7 +204,8 @@ impl<'a> Walker<'a> {
                 for (i, item) in items.iter().enumerate() {
                     let mark = t.path.len();
                     if t.detail {
-                        t.path.push_str(&format!("[{i}]"));
+                        // Writing to a String cannot fail.
+                        let _ = write!(t.path, "[{i}]");
                     }
                     let decided = one(norm(item), t, &mut acc);
                     t.path.truncate(mark);
@@ -255,8 +259,8 @@ impl<'a> Walker<'a> {
                 for path in matched {
                     t.failures.push(Failure {
                         path: display_path(&path),
-                        predicate: format!("no {}", s.name_text),
-                        expected: format!("no {} to match", s.name_text),
+                        predicate: format!("no {}", s.name_text).into(),
+                        expected: format!("no {} to match", s.name_text).into(),
                         actual: serde_json::Value::Null,
                         message: format!(
                             "{} matches, expected no {} to match",
@@ -270,7 +274,7 @@ impl<'a> Walker<'a> {
                 let path = display_path(&t.path);
                 t.failures.push(Failure {
                     path: path.clone(),
-                    predicate: format!("any {}", s.name_text),
+                    predicate: format!("any {}", s.name_text).into(),
                     expected: "at least one element".into(),
                     actual: serde_json::Value::Array(vec![]),
                     message: format!("{path} has no elements, expected at least one to match"),
@@ -330,9 +334,7 @@ impl<'a> Walker<'a> {
                             path: display_path(&t.path),
                             reason: reason.to_string(),
                         }),
-                        Truth::False => {
-                            self.fail(t, s, p, "is present but not known yet".into(), None)
-                        }
+                        Truth::False => self.fail(t, s, p, Found::NotKnownYet),
                         Truth::True => {}
                     }
                 }
@@ -341,13 +343,7 @@ impl<'a> Walker<'a> {
             Leaf::Null(why) => {
                 let r = Truth::from(p.def.on_null);
                 if t.detail && r == Truth::False {
-                    let found = match why {
-                        NullWhy::Missing => "is missing".to_string(),
-                        NullWhy::Dangling(raw) => format!(
-                            "is missing: the reference to {raw} is dangling (not in the inventory)"
-                        ),
-                    };
-                    self.fail(t, s, p, found, None);
+                    self.fail(t, s, p, Found::Null(why));
                 }
                 r
             }
@@ -362,24 +358,7 @@ impl<'a> Walker<'a> {
                                 .unwrap_or("holds an unknown value")
                                 .to_string(),
                         }),
-                        Test::Fails(why) => {
-                            let shown = display(value, &self.inventory.interner);
-                            let found = match why {
-                                Why::Mismatch => format!("is {shown}"),
-                                Why::WrongType => format!(
-                                    "is {} {shown}, not {}",
-                                    article(value.type_name()),
-                                    p.def.applies.noun()
-                                ),
-                                Why::NotAnAddress => {
-                                    format!("is {shown}, which is not an IP address or CIDR block")
-                                }
-                                Why::OtherFamily => {
-                                    format!("is {shown}: IPv4 and IPv6 addresses do not compare")
-                                }
-                            };
-                            self.fail(t, s, p, found, Some(value));
-                        }
+                        Test::Fails(why) => self.fail(t, s, p, Found::Value(why, value)),
                     }
                 }
                 test.truth()
@@ -387,17 +366,62 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn fail(&self, t: &mut Trail, s: &CStmt, p: &CPredicate, found: String, value: Option<&Value>) {
+    /// Records a failure: `<subject> <found>, expected <expected>`, written in one string.
+    fn fail(&self, t: &mut Trail, s: &CStmt, p: &CPredicate, found: Found<'_>) {
+        let actual = match found {
+            Found::Value(_, value) => to_json(value, &self.inventory.interner),
+            _ => serde_json::Value::Null,
+        };
+        let mut message = String::with_capacity(s.subject.len() + p.expected.len() + 48);
+        message.push_str(&s.subject);
+        message.push(' ');
+        // Writing to a String cannot fail.
+        let _ = match found {
+            Found::NotKnownYet => message.write_str("is present but not known yet"),
+            Found::Null(NullWhy::Missing) => message.write_str("is missing"),
+            Found::Null(NullWhy::Dangling(raw)) => write!(
+                message,
+                "is missing: the reference to {raw} is dangling (not in the inventory)"
+            ),
+            Found::Value(why, value) => {
+                let shown = display(value, &actual);
+                match why {
+                    Why::Mismatch => write!(message, "is {shown}"),
+                    Why::WrongType => write!(
+                        message,
+                        "is {} {shown}, not {}",
+                        article(value.type_name()),
+                        p.def.applies.noun()
+                    ),
+                    Why::NotAnAddress => write!(
+                        message,
+                        "is {shown}, which is not an IP address or CIDR block"
+                    ),
+                    Why::OtherFamily => write!(
+                        message,
+                        "is {shown}: IPv4 and IPv6 addresses do not compare"
+                    ),
+                }
+            }
+        };
+        message.push_str(", expected ");
+        message.push_str(&p.expected);
         t.failures.push(Failure {
             path: display_path(&t.path),
             predicate: p.text.clone(),
-            message: format!("{} {found}, expected {}", s.subject, p.expected),
+            message,
             expected: p.expected.clone(),
-            actual: value
-                .map(|v| to_json(v, &self.inventory.interner))
-                .unwrap_or(serde_json::Value::Null),
+            actual,
         });
     }
+}
+
+/// What a failing value was found to be, for its message.
+enum Found<'a> {
+    /// Present but unknown, where the predicate needed it absent.
+    NotKnownYet,
+    Null(NullWhy<'a>),
+    Value(Why, &'a Value),
 }
 
 fn norm(value: &Value) -> Leaf<'_> {
