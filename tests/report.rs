@@ -296,6 +296,43 @@ fn every_format_ends_with_a_newline() {
     }
 }
 
+/// A writer that takes one byte per call, as a slow pipe might: streamed reports must not
+/// depend on how their bytes are cut.
+struct ByteAtATime(Vec<u8>);
+
+impl std::io::Write for ByteAtATime {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match buf.first() {
+            Some(&b) => {
+                self.0.push(b);
+                Ok(1)
+            }
+            None => Ok(0),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn written_reports_are_the_rendered_reports() {
+    for (name, outcome) in cases() {
+        for format in Format::ALL {
+            let mut out = ByteAtATime(Vec::new());
+            cloudspec::report::write(format, &outcome, &plain(), &mut out).expect("write");
+            let rendered = render(format, &outcome, &plain());
+            assert_eq!(
+                String::from_utf8_lossy(&out.0),
+                rendered,
+                "{name} {}",
+                format.name()
+            );
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Determinism
 

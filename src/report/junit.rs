@@ -6,6 +6,7 @@
 //! the rule whose `<error>` carries the rule's message. The output validates against the
 //! Jenkins xunit plugin's `junit-10.xsd` (`tests/fixtures/report/junit.xsd`).
 
+use std::io::{self, Write};
 use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
@@ -18,6 +19,28 @@ const REPORT_NAME: &str = "cloudspec";
 
 /// Renders `outcome` as JUnit XML.
 pub fn render(outcome: &RunOutcome) -> String {
+    let mut out = Vec::new();
+    match write(outcome, &mut out) {
+        Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+        // Writing to memory does not fail; should it, still hand CI a valid document.
+        Err(_) => format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+             <testsuites name=\"{REPORT_NAME}\" tests=\"0\" failures=\"0\" errors=\"0\"/>\n"
+        ),
+    }
+}
+
+/// Writes `outcome` as JUnit XML to `out` as it is serialized (a big account's report is
+/// never held whole as text).
+pub fn write(outcome: &RunOutcome, out: &mut dyn Write) -> io::Result<()> {
+    let report = build(outcome);
+    let mut filtered = WithoutDisabled::new(out);
+    report.serialize(&mut filtered).map_err(io::Error::other)?;
+    filtered.finish()
+}
+
+/// The quick-junit report of `outcome`.
+fn build(outcome: &RunOutcome) -> Report {
     let mut report = Report::new(REPORT_NAME);
     let mut total = Duration::ZERO;
     for spec in &outcome.specs {
@@ -28,14 +51,7 @@ pub fn render(outcome: &RunOutcome) -> String {
         }
     }
     report.set_time(total);
-    match report.to_string() {
-        Ok(xml) => finish(&xml),
-        // Writing to memory does not fail; should it, still hand CI a valid document.
-        Err(_) => format!(
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-             <testsuites name=\"{REPORT_NAME}\" tests=\"0\" failures=\"0\" errors=\"0\"/>\n"
-        ),
-    }
+    report
 }
 
 /// One group as a `<testsuite>`: its rules' testcases, its spec file, and a `skipped` count.
@@ -228,21 +244,76 @@ fn seconds(secs: f64) -> Duration {
     Duration::try_from_secs_f64(secs).unwrap_or_default()
 }
 
-/// Drops the `disabled` attribute that quick-junit writes on every `<testsuite>`: the
-/// junit-10 schema does not know it, and the same count is in `skipped`. Element text
-/// escapes `<` and attribute values escape `"`, so a line starting with `<testsuite `
-/// is a start tag and ` disabled="` in it is the attribute. `cloudspec test` uses it too.
+/// [`WithoutDisabled`] over a whole document in memory. `cloudspec test` uses it too.
 pub(crate) fn finish(xml: &str) -> String {
-    let mut out = String::with_capacity(xml.len() + 1);
-    for line in xml.lines() {
-        if line.trim_start().starts_with("<testsuite ") {
-            out.push_str(&without_disabled(line));
-        } else {
-            out.push_str(line);
+    let mut out = Vec::with_capacity(xml.len() + 1);
+    let mut filtered = WithoutDisabled::new(&mut out);
+    // Writing to memory does not fail.
+    let _ = filtered.write_all(xml.as_bytes());
+    let _ = filtered.finish();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A writer that drops the `disabled` attribute quick-junit writes on every
+/// `<testsuite>`: the junit-10 schema does not know it, and the same count is in
+/// `skipped`. Element text escapes `<` and attribute values escape `"`, so a line starting
+/// with `<testsuite ` is a start tag and ` disabled="` in it is the attribute. Every line,
+/// the last one included, ends with `\n`.
+pub(crate) struct WithoutDisabled<W: Write> {
+    out: W,
+    /// The current line, up to its `\n`.
+    line: Vec<u8>,
+}
+
+impl<W: Write> WithoutDisabled<W> {
+    pub(crate) fn new(out: W) -> Self {
+        WithoutDisabled {
+            out,
+            line: Vec::new(),
         }
-        out.push('\n');
     }
-    out
+
+    /// Writes the last line, if it has no `\n` of its own, and flushes.
+    pub(crate) fn finish(mut self) -> io::Result<()> {
+        if !self.line.is_empty() {
+            self.end_line()?;
+        }
+        self.out.flush()
+    }
+
+    /// Writes the current line (without a `\r` before its end) and a `\n`.
+    fn end_line(&mut self) -> io::Result<()> {
+        if self.line.last() == Some(&b'\r') {
+            self.line.pop();
+        }
+        let text = String::from_utf8_lossy(&self.line);
+        if text.trim_start().starts_with("<testsuite ") {
+            self.out.write_all(without_disabled(&text).as_bytes())?;
+        } else {
+            self.out.write_all(&self.line)?;
+        }
+        self.out.write_all(b"\n")?;
+        self.line.clear();
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for WithoutDisabled<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while let Some(at) = rest.iter().position(|&b| b == b'\n') {
+            self.line
+                .extend_from_slice(rest.get(..at).unwrap_or_default());
+            self.end_line()?;
+            rest = rest.get(at + 1..).unwrap_or_default();
+        }
+        self.line.extend_from_slice(rest);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// `line` without its ` disabled="N"` attribute.
@@ -255,5 +326,29 @@ fn without_disabled(line: &str) -> String {
     match line[value_start..].find('"') {
         Some(len) => format!("{}{}", &line[..start], &line[value_start + len + 1..]),
         None => line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::WithoutDisabled;
+
+    const XML: &str = "<testsuites>\n  <testsuite name=\"g\" tests=\"1\" disabled=\"2\" skipped=\"2\">\r\n    <testcase name=\"disabled=\\\"x\\\"\"/>\n  </testsuite>\n</testsuites>";
+    const EXPECTED: &str = "<testsuites>\n  <testsuite name=\"g\" tests=\"1\" skipped=\"2\">\n    <testcase name=\"disabled=\\\"x\\\"\"/>\n  </testsuite>\n</testsuites>\n";
+
+    /// The attribute goes from `<testsuite>` lines only, however the bytes are cut.
+    #[test]
+    fn drops_disabled_wherever_the_writes_are_cut() {
+        for cut in 0..=XML.len() {
+            let mut out = Vec::new();
+            let mut filtered = WithoutDisabled::new(&mut out);
+            let (a, b) = XML.as_bytes().split_at(cut);
+            filtered.write_all(a).expect("write");
+            filtered.write_all(b).expect("write");
+            filtered.finish().expect("finish");
+            assert_eq!(String::from_utf8_lossy(&out), EXPECTED, "cut at {cut}");
+        }
     }
 }

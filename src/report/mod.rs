@@ -51,8 +51,8 @@ pub fn render(format: Format, outcome: &RunOutcome, options: &RenderOptions) -> 
     }
 }
 
-/// Writes `outcome` in `format` to `out`. The JSON report is written as it is serialized;
-/// the others are rendered first.
+/// Writes `outcome` in `format` to `out`. The JSON, JUnit and SARIF reports are written as
+/// they are serialized; the console table is rendered first.
 pub fn write(
     format: Format,
     outcome: &RunOutcome,
@@ -61,7 +61,9 @@ pub fn write(
 ) -> std::io::Result<()> {
     match format {
         Format::Json => json::write(outcome, out),
-        other => out.write_all(render(other, outcome, options).as_bytes()),
+        Format::Junit => junit::write(outcome, out),
+        Format::Sarif => sarif::write(outcome, out),
+        Format::Console => out.write_all(render(Format::Console, outcome, options).as_bytes()),
     }
 }
 

@@ -21,18 +21,22 @@ const FINGERPRINT_KEY: &str = "cloudspecResource/v1";
 /// The longest slug of a group or rule name in a rule id.
 const MAX_SLUG: usize = 60;
 
-/// Renders `outcome` as a SARIF 2.1.0 log.
-pub fn render(outcome: &RunOutcome) -> String {
+/// Writes `outcome` as a SARIF 2.1.0 log to `out` as it is serialized.
+pub fn write(outcome: &RunOutcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let log = Log {
         schema: SCHEMA,
         version: SARIF_VERSION,
         runs: [Run::new(outcome)],
     };
-    match serde_json::to_string_pretty(&log) {
-        Ok(mut text) => {
-            text.push('\n');
-            text
-        }
+    serde_json::to_writer_pretty(&mut *out, &log)?;
+    out.write_all(b"\n")
+}
+
+/// Renders `outcome` as a SARIF 2.1.0 log.
+pub fn render(outcome: &RunOutcome) -> String {
+    let mut out = Vec::new();
+    match write(outcome, &mut out) {
+        Ok(()) => String::from_utf8_lossy(&out).into_owned(),
         // Unreachable with these types; a report is never worth a panic.
         Err(err) => format!(
             "{{\"$schema\": \"{SCHEMA}\", \"version\": \"{SARIF_VERSION}\", \"runs\": [], \
