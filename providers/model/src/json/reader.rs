@@ -2,6 +2,10 @@
 //! strings without escapes copied once, lists and objects collected on reused stacks and
 //! boxed at their exact size. It never panics and refuses nesting deeper than
 //! [`MAX_DEPTH`], so hostile input gives an error, not a stack overflow.
+//!
+//! Objects of one kind repeat their keys in the same order, so each key is first guessed
+//! from the key before it (or, for the first key, from the key the object sits under) and
+//! compared byte for byte; only a wrong guess pays for scanning and interning the key.
 
 use std::borrow::Cow;
 
