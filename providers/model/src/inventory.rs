@@ -65,6 +65,11 @@ struct TypeIndex {
 #[derive(Debug, Default)]
 pub struct InventoryBuilder {
     inv: Inventory,
+    /// By symbol: the keys under which the JSON reader found references. Resolving walks
+    /// only those ([`InventoryBuilder::finish`]), unless `walk_everything`.
+    ref_keys: Vec<bool>,
+    /// A resource came from elsewhere than the JSON reader: walk every value.
+    walk_everything: bool,
 }
 
 /// Two resources with the same type and id.
@@ -97,6 +102,16 @@ impl InventoryBuilder {
 
     /// Adds a resource; a second one with the same type and id is refused.
     pub fn push(&mut self, resource: Resource) -> Result<ResourceIdx, DuplicateResource> {
+        self.walk_everything = true;
+        self.push_read(resource)
+    }
+
+    /// [`InventoryBuilder::push`] for a resource from the JSON reader, whose references
+    /// all sit under keys given to [`InventoryBuilder::note_ref_keys`].
+    pub(crate) fn push_read(
+        &mut self,
+        resource: Resource,
+    ) -> Result<ResourceIdx, DuplicateResource> {
         let idx = ResourceIdx::try_from(self.inv.resources.len()).unwrap_or(ResourceIdx::MAX);
         let index = match self.inv.by_type.get_mut(&*resource.type_name) {
             Some(index) => index,
@@ -129,20 +144,37 @@ impl InventoryBuilder {
         self.inv.resources.reserve(additional);
     }
 
+    /// Records keys under which the JSON reader found references.
+    pub(crate) fn note_ref_keys(&mut self, keys: &[Sym]) {
+        for key in keys {
+            let at = key.0 as usize;
+            if self.ref_keys.len() <= at {
+                self.ref_keys.resize(at + 1, false);
+            }
+            if let Some(slot) = self.ref_keys.get_mut(at) {
+                *slot = true;
+            }
+        }
+    }
+
     pub fn push_error(&mut self, error: CollectionError) {
         self.inv.errors.push(error);
     }
 
-    /// Resolves every reference to its target and returns the inventory.
+    /// Resolves every reference to its target and returns the inventory. Only values under
+    /// keys that hold references are walked, when every resource came from the JSON reader.
     pub fn finish(mut self) -> Inventory {
         let by_type = std::mem::take(&mut self.inv.by_type);
+        let keys = Keys {
+            marked: (!self.walk_everything).then_some(self.ref_keys.as_slice()),
+        };
         let resources = self.inv.resources.len();
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get().min(8))
             .min(resources.div_ceil(PARALLEL_RESOLVE_MIN).max(1));
         let by_type_ref = &by_type;
         let dangling: BTreeSet<String> = if threads <= 1 {
-            resolve_all(&mut self.inv.resources, by_type_ref)
+            resolve_all(&mut self.inv.resources, by_type_ref, keys)
         } else {
             // Resources with many references (instances) tend to come together: hand out
             // small chunks on demand so that every thread gets a fair share.
@@ -159,7 +191,7 @@ impl InventoryBuilder {
                                     Err(_) => None,
                                 };
                                 let Some(chunk) = chunk else { break };
-                                dangling.append(&mut resolve_all(chunk, by_type_ref));
+                                dangling.append(&mut resolve_all(chunk, by_type_ref, keys));
                             }
                             dangling
                         })
@@ -183,15 +215,32 @@ const PARALLEL_RESOLVE_MIN: usize = 20_000;
 /// Resources a thread resolves at a time.
 const RESOLVE_CHUNK: usize = 2_048;
 
+/// The keys whose values may hold references.
+#[derive(Clone, Copy)]
+struct Keys<'a> {
+    /// By symbol; `None`: any key may.
+    marked: Option<&'a [bool]>,
+}
+
+impl Keys<'_> {
+    fn may_hold_refs(self, key: Sym) -> bool {
+        self.marked
+            .is_none_or(|marked| marked.get(key.0 as usize) == Some(&true))
+    }
+}
+
 /// Resolves the references of `resources`; returns the dangling ones.
 fn resolve_all(
     resources: &mut [Resource],
     by_type: &FxHashMap<crate::value::Text, TypeIndex>,
+    keys: Keys<'_>,
 ) -> BTreeSet<String> {
     let mut dangling = BTreeSet::new();
     for resource in resources {
-        for (_, value) in resource.properties.entries.iter_mut() {
-            resolve(value, by_type, &mut dangling);
+        for (key, value) in resource.properties.entries.iter_mut() {
+            if keys.may_hold_refs(*key) {
+                resolve(value, by_type, keys, &mut dangling);
+            }
         }
     }
     dangling
@@ -201,6 +250,7 @@ fn resolve_all(
 fn resolve(
     value: &mut Value,
     by_type: &FxHashMap<crate::value::Text, TypeIndex>,
+    keys: Keys<'_>,
     dangling: &mut BTreeSet<String>,
 ) {
     match value {
@@ -216,12 +266,14 @@ fn resolve(
         }
         Value::List(items) => {
             for item in items.iter_mut() {
-                resolve(item, by_type, dangling);
+                resolve(item, by_type, keys, dangling);
             }
         }
         Value::Object(obj) => {
-            for (_, v) in obj.entries.iter_mut() {
-                resolve(v, by_type, dangling);
+            for (key, v) in obj.entries.iter_mut() {
+                if keys.may_hold_refs(*key) {
+                    resolve(v, by_type, keys, dangling);
+                }
             }
         }
         _ => {}

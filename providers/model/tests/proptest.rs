@@ -118,6 +118,30 @@ proptest! {
         }
     }
 
+    /// The reader's inventories resolve references by walking only keys that hold them;
+    /// the same resources pushed one by one (every value walked) resolve the same.
+    #[test]
+    fn resolving_under_reference_keys_equals_walking_everything(doc in inventory_json()) {
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        let inv = Inventory::from_slice(text.as_bytes(), "gen.json");
+        prop_assert!(inv.is_ok(), "{:?}", inv.as_ref().err());
+        let inv = inv.unwrap_or_default();
+        let mut builder = cloudspec_model::InventoryBuilder::new();
+        *builder.interner() = inv.interner.clone();
+        for resource in &inv.resources {
+            let mut resource = resource.clone();
+            for (_, value) in resource.properties.entries.iter_mut() {
+                unresolve(value);
+            }
+            prop_assert!(builder.push(resource).is_ok());
+        }
+        for error in &inv.errors {
+            builder.push_error(error.clone());
+        }
+        builder.set_provider(inv.provider.clone());
+        prop_assert_eq!(canonical(&builder.finish()), canonical(&inv));
+    }
+
     #[test]
     fn generated_inventories_round_trip(doc in inventory_json()) {
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
@@ -166,6 +190,17 @@ fn pretty_with_escaped_keys(
     }
     out.push_str(&" ".repeat(indent));
     out.push(close);
+}
+
+/// Forgets every reference's target.
+fn unresolve(value: &mut cloudspec_model::Value) {
+    use cloudspec_model::Value;
+    match value {
+        Value::Ref(r) => r.target = None,
+        Value::List(items) => items.iter_mut().for_each(unresolve),
+        Value::Object(o) => o.entries.iter_mut().for_each(|(_, v)| unresolve(v)),
+        _ => {}
+    }
 }
 
 /// Plain JSON of a loaded value (the inputs below hold no references or unknowns).

@@ -21,6 +21,8 @@ pub(crate) struct Document {
     pub offsets: Vec<usize>,
     pub errors: Vec<CollectionError>,
     pub interner: Interner,
+    /// The keys under which references were read ([`Reader::ref_keys`]).
+    pub ref_keys: Vec<crate::intern::Sym>,
 }
 
 impl Document {
@@ -35,8 +37,9 @@ impl Document {
         builder.set_provider(self.provider);
         builder.set_collected_at(self.collected_at);
         builder.reserve(self.resources.len());
+        builder.note_ref_keys(&self.ref_keys);
         for (resource, offset) in self.resources.into_iter().zip(self.offsets) {
-            builder.push(resource).map_err(|d| (d, offset))?;
+            builder.push_read(resource).map_err(|d| (d, offset))?;
         }
         for error in self.errors {
             builder.push_error(error);
@@ -100,6 +103,7 @@ pub(crate) fn parse(bytes: &[u8], interner: Interner) -> PResult<Document> {
     if !resources_seen {
         return Err(r.format(0, "missing required field \"resources\""));
     }
+    doc.ref_keys = r.ref_keys();
     doc.interner = std::mem::take(&mut r.interner);
     Ok(doc)
 }

@@ -47,6 +47,13 @@ pub(crate) struct Reader<'a> {
     skipped_guesses: KeyGuesses,
     /// The key whose value is being read (`None` at the top and in arrays' parents).
     context: Option<Sym>,
+    /// References read so far.
+    refs_read: usize,
+    /// By symbol: whether a reference was read somewhere under a key of that name. Only
+    /// those keys need walking to resolve references ([`Reader::ref_keys`]).
+    ref_key: Vec<bool>,
+    /// The same for `skipped_keys`, swapped in with it.
+    skipped_ref_key: Vec<bool>,
     entries: Vec<(Sym, Value)>,
     items: Vec<Value>,
 }
@@ -64,6 +71,9 @@ impl<'a> Reader<'a> {
             guesses: KeyGuesses::default(),
             skipped_guesses: KeyGuesses::default(),
             context: None,
+            refs_read: 0,
+            ref_key: Vec::new(),
+            skipped_ref_key: Vec::new(),
             entries: Vec::new(),
             items: Vec::new(),
         }
@@ -399,9 +409,11 @@ impl<'a> Reader<'a> {
     pub fn skip_value(&mut self) -> PResult<()> {
         std::mem::swap(&mut self.interner, &mut self.skipped_keys);
         std::mem::swap(&mut self.guesses, &mut self.skipped_guesses);
+        std::mem::swap(&mut self.ref_key, &mut self.skipped_ref_key);
         let result = self.value();
         std::mem::swap(&mut self.interner, &mut self.skipped_keys);
         std::mem::swap(&mut self.guesses, &mut self.skipped_guesses);
+        std::mem::swap(&mut self.ref_key, &mut self.skipped_ref_key);
         result.map(drop)
     }
 
@@ -491,9 +503,13 @@ impl<'a> Reader<'a> {
                 self.pos += 1;
             }
             self.context = Some(sym);
+            let refs_before = self.refs_read;
             let value = self.value();
             self.context = parent;
             let value = value.map_err(|e| e.in_key(self.interner.resolve(sym)))?;
+            if self.refs_read != refs_before {
+                self.mark_ref_key(sym);
+            }
             let bit = 1u64 << (sym.0 % 64);
             if seen & bit != 0
                 && self
@@ -545,6 +561,28 @@ impl<'a> Reader<'a> {
         Some(guess)
     }
 
+    /// Records that a reference was read under a key named `sym`.
+    fn mark_ref_key(&mut self, sym: Sym) {
+        let at = sym.0 as usize;
+        if self.ref_key.len() <= at {
+            self.ref_key.resize(at + 1, false);
+        }
+        if let Some(slot) = self.ref_key.get_mut(at) {
+            *slot = true;
+        }
+    }
+
+    /// The keys under which references were read (in this reader's symbols): every
+    /// reference read sits below such keys only.
+    pub fn ref_keys(&self) -> Vec<Sym> {
+        self.ref_key
+            .iter()
+            .enumerate()
+            .filter(|(_, marked)| **marked)
+            .map(|(i, _)| Sym(i as u32))
+            .collect()
+    }
+
     /// Checks that an object key starts at the next byte and returns its offset.
     fn key_start(&mut self) -> PResult<usize> {
         match self.peek() {
@@ -592,6 +630,7 @@ impl<'a> Reader<'a> {
         }
         self.pos += 1;
         self.leave();
+        self.refs_read += 1;
         Ok(Value::Ref(Box::new(Reference::new(raw))))
     }
 

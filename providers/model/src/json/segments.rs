@@ -182,7 +182,7 @@ struct Task<B> {
 struct Feeder<'s, B> {
     tasks: Option<mpsc::SyncSender<Task<B>>>,
     /// Each segment's index, length in bytes and resources.
-    results: mpsc::Receiver<(usize, usize, Option<Vec<Resource>>)>,
+    results: mpsc::Receiver<(usize, usize, Option<Segment>)>,
     free: mpsc::Receiver<Vec<u8>>,
     failed: &'s AtomicBool,
     sent: usize,
@@ -232,25 +232,25 @@ impl<B> Feeder<'_, B> {
 #[derive(Default)]
 struct Ordered {
     next: usize,
-    waiting: BTreeMap<usize, Vec<Resource>>,
+    waiting: BTreeMap<usize, Segment>,
     builder: InventoryBuilder,
     /// The document's size in bytes, when known.
     size: Option<usize>,
 }
 
 impl Ordered {
-    fn take(&mut self, index: usize, len: usize, read: Option<Vec<Resource>>, failed: &AtomicBool) {
-        let Some(resources) = read else {
+    fn take(&mut self, index: usize, len: usize, read: Option<Segment>, failed: &AtomicBool) {
+        let Some(segment) = read else {
             failed.store(true, Ordering::Relaxed);
             return;
         };
         if index == 0 {
-            self.reserve(len, resources.len());
+            self.reserve(len, segment.resources.len());
         }
-        self.waiting.insert(index, resources);
-        while let Some(resources) = self.waiting.remove(&self.next) {
+        self.waiting.insert(index, segment);
+        while let Some(segment) = self.waiting.remove(&self.next) {
             self.next += 1;
-            self.push(resources, failed);
+            self.push(segment, failed);
         }
     }
 
@@ -268,13 +268,21 @@ impl Ordered {
         self.builder.reserve(estimate.min(size / 40));
     }
 
-    fn push(&mut self, resources: Vec<Resource>, failed: &AtomicBool) {
+    fn push(
+        &mut self,
+        Segment {
+            resources,
+            ref_keys,
+        }: Segment,
+        failed: &AtomicBool,
+    ) {
         if failed.load(Ordering::Relaxed) {
             return;
         }
         self.builder.reserve(resources.len());
+        self.builder.note_ref_keys(&ref_keys);
         for resource in resources {
-            if self.builder.push(resource).is_err() {
+            if self.builder.push_read(resource).is_err() {
                 // A duplicate: the serial read reports it with its position.
                 failed.store(true, Ordering::Relaxed);
                 return;
@@ -377,8 +385,15 @@ fn finish(
     Some(builder.finish())
 }
 
+/// What a worker read from one segment.
+struct Segment {
+    resources: Vec<Resource>,
+    /// The keys under which references were read (shared symbols).
+    ref_keys: Vec<Sym>,
+}
+
 /// Reads one segment: whole elements, each followed by `,`, up to its end exactly.
-fn read_segment(bytes: &[u8], keys: &Mutex<Interner>) -> Option<Vec<Resource>> {
+fn read_segment(bytes: &[u8], keys: &Mutex<Interner>) -> Option<Segment> {
     let text = std::str::from_utf8(bytes).ok()?;
     let snapshot = keys.lock().ok()?.clone();
     let known = snapshot.len();
@@ -388,6 +403,7 @@ fn read_segment(bytes: &[u8], keys: &Mutex<Interner>) -> Option<Vec<Resource>> {
         Ok(RunEnd::ReachedStop) => {}
         _ => return None,
     }
+    let mut ref_keys = reader.ref_keys();
     let local = reader.interner;
     if local.len() > known {
         // Publish the keys this segment met first; renumber them if another segment
@@ -408,9 +424,15 @@ fn read_segment(bytes: &[u8], keys: &Mutex<Interner>) -> Option<Vec<Resource>> {
         };
         if table.iter().enumerate().any(|(i, s)| s.0 as usize != i) {
             remap_symbols(&mut resources, &table);
+            for key in &mut ref_keys {
+                *key = remap(*key, &table);
+            }
         }
     }
-    Some(resources)
+    Some(Segment {
+        resources,
+        ref_keys,
+    })
 }
 
 /// Where the first element of `"resources"` seems to start, and the whitespace before it
