@@ -7,15 +7,21 @@
 //! Jenkins xunit plugin's `junit-10.xsd` (`tests/fixtures/report/junit.xsd`).
 
 use std::io::{self, Write};
+use std::sync::LazyLock;
 use std::time::Duration;
 
-use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite, XmlString};
 
 use super::{group_label, sorted_resources};
 use crate::outcome::{ResourceOutcome, RuleOutcome, RunOutcome, SpecOutcome, Status};
 
 /// The name of the `<testsuites>` element.
 const REPORT_NAME: &str = "cloudspec";
+
+/// The `type` of failures and errors, made once: quick-junit cleans every new string of
+/// escapes, char by char, and a big account has a failure per resource.
+static FAIL_TYPE: LazyLock<XmlString> = LazyLock::new(|| XmlString::new("fail"));
+static ERROR_TYPE: LazyLock<XmlString> = LazyLock::new(|| XmlString::new("error"));
 
 /// Renders `outcome` as JUnit XML.
 pub fn render(outcome: &RunOutcome) -> String {
@@ -35,7 +41,14 @@ pub fn render(outcome: &RunOutcome) -> String {
 pub fn write(outcome: &RunOutcome, out: &mut dyn Write) -> io::Result<()> {
     let report = build(outcome);
     let mut filtered = WithoutDisabled::new(out);
-    report.serialize(&mut filtered).map_err(io::Error::other)?;
+    if let Err(error) = report.serialize(&mut filtered) {
+        // quick-junit wraps the writer's error in its own; hand back the writer's
+        // ("No space left on device") when there is one.
+        return Err(filtered
+            .failed
+            .take()
+            .unwrap_or_else(|| io::Error::other(error)));
+    }
     filtered.finish()
 }
 
@@ -76,9 +89,11 @@ fn group_suite(
 
 /// The testcases of one rule, sharing the rule's evaluation time equally.
 fn rule_cases(rule: &RuleOutcome) -> Vec<TestCase> {
+    // Made once and cloned: quick-junit cleans every new string of escapes, char by char.
+    let classname = XmlString::new(&rule.name);
     let mut cases: Vec<TestCase> = sorted_resources(rule)
         .into_iter()
-        .map(|resource| resource_case(rule, resource))
+        .map(|resource| named_case(&classname, &resource.id, resource_status(rule, resource)))
         .collect();
     if rule.status == Status::Error {
         let message = rule
@@ -86,12 +101,12 @@ fn rule_cases(rule: &RuleOutcome) -> Vec<TestCase> {
             .as_deref()
             .unwrap_or("the rule could not be evaluated");
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-        status.set_message(message).set_type("error");
-        cases.push(named_case(rule, &rule.name, status));
+        status.set_message(message).set_type(ERROR_TYPE.clone());
+        cases.push(named_case(&classname, &rule.name, status));
     } else if cases.is_empty() {
         let mut status = TestCaseStatus::skipped();
         status.set_message(format!("skip: no {} in scope", rule.on));
-        cases.push(named_case(rule, &rule.name, status));
+        cases.push(named_case(&classname, &rule.name, status));
     }
     let count = u32::try_from(cases.len()).unwrap_or(u32::MAX).max(1);
     let share = seconds(rule.elapsed_secs) / count;
@@ -101,16 +116,11 @@ fn rule_cases(rule: &RuleOutcome) -> Vec<TestCase> {
     cases
 }
 
-/// A testcase of `rule` named `name`.
-fn named_case(rule: &RuleOutcome, name: &str, status: TestCaseStatus) -> TestCase {
+/// A testcase of the rule whose name is `classname`, named `name`.
+fn named_case(classname: &XmlString, name: &str, status: TestCaseStatus) -> TestCase {
     let mut case = TestCase::new(name, status);
-    case.set_classname(rule.name.as_str());
+    case.set_classname(classname.clone());
     case
-}
-
-/// The testcase of one resource in scope of `rule`.
-fn resource_case(rule: &RuleOutcome, resource: &ResourceOutcome) -> TestCase {
-    named_case(rule, &resource.id, resource_status(rule, resource))
 }
 
 /// A resource's status in JUnit terms.
@@ -132,7 +142,7 @@ fn failure_status(resource: &ResourceOutcome) -> TestCaseStatus {
         .failures()
         .first()
         .map_or("the resource does not comply", |f| f.message.as_str());
-    status.set_message(message).set_type("fail");
+    status.set_message(message).set_type(FAIL_TYPE.clone());
     status.set_description(details(resource));
     status
 }
@@ -149,7 +159,7 @@ fn error_status(rule: &RuleOutcome, resource: &ResourceOutcome) -> TestCaseStatu
         None => notes_or(resource, fallback),
     };
     let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-    status.set_message(message).set_type("error");
+    status.set_message(message).set_type(ERROR_TYPE.clone());
     let body = details(resource);
     if !body.is_empty() {
         status.set_description(body);
@@ -263,6 +273,9 @@ pub(crate) struct WithoutDisabled<W: Write> {
     out: W,
     /// The current line, up to its `\n`.
     line: Vec<u8>,
+    /// The first error `out` gave, kept for the caller: quick-junit's own error type
+    /// hides it.
+    failed: Option<io::Error>,
 }
 
 impl<W: Write> WithoutDisabled<W> {
@@ -270,20 +283,22 @@ impl<W: Write> WithoutDisabled<W> {
         WithoutDisabled {
             out,
             line: Vec::new(),
+            failed: None,
         }
     }
 
     /// Writes the last line, if it has no `\n` of its own, and flushes.
     pub(crate) fn finish(mut self) -> io::Result<()> {
         if !self.line.is_empty() {
-            self.end_line()?;
+            self.end_line(false)?;
         }
         self.out.flush()
     }
 
-    /// Writes the current line (without a `\r` before its end) and a `\n`.
-    fn end_line(&mut self) -> io::Result<()> {
-        if self.line.last() == Some(&b'\r') {
+    /// Writes the current line and a `\n`; a `\r` before a `\n` that ended the line
+    /// (`by_newline`) is dropped.
+    fn end_line(&mut self, by_newline: bool) -> io::Result<()> {
+        if by_newline && self.line.last() == Some(&b'\r') {
             self.line.pop();
         }
         let text = String::from_utf8_lossy(&self.line);
@@ -304,7 +319,8 @@ impl<W: Write> Write for WithoutDisabled<W> {
         while let Some(at) = rest.iter().position(|&b| b == b'\n') {
             self.line
                 .extend_from_slice(rest.get(..at).unwrap_or_default());
-            self.end_line()?;
+            let ended = self.end_line(true);
+            self.keep(ended)?;
             rest = rest.get(at + 1..).unwrap_or_default();
         }
         self.line.extend_from_slice(rest);
@@ -312,7 +328,19 @@ impl<W: Write> Write for WithoutDisabled<W> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+        let flushed = self.out.flush();
+        self.keep(flushed)
+    }
+}
+
+impl<W: Write> WithoutDisabled<W> {
+    /// Keeps the first error of `result` for [`write`], and passes on a copy of it.
+    fn keep(&mut self, result: io::Result<()>) -> io::Result<()> {
+        result.map_err(|error| {
+            let copy = io::Error::new(error.kind(), error.to_string());
+            self.failed.get_or_insert(error);
+            copy
+        })
     }
 }
 
@@ -333,7 +361,7 @@ fn without_disabled(line: &str) -> String {
 mod tests {
     use std::io::Write;
 
-    use super::WithoutDisabled;
+    use super::{io, write, RunOutcome, WithoutDisabled};
 
     const XML: &str = "<testsuites>\n  <testsuite name=\"g\" tests=\"1\" disabled=\"2\" skipped=\"2\">\r\n    <testcase name=\"disabled=\\\"x\\\"\"/>\n  </testsuite>\n</testsuites>";
     const EXPECTED: &str = "<testsuites>\n  <testsuite name=\"g\" tests=\"1\" skipped=\"2\">\n    <testcase name=\"disabled=\\\"x\\\"\"/>\n  </testsuite>\n</testsuites>\n";
@@ -350,5 +378,42 @@ mod tests {
             filtered.finish().expect("finish");
             assert_eq!(String::from_utf8_lossy(&out), EXPECTED, "cut at {cut}");
         }
+    }
+
+    /// A file system that is full.
+    struct Full;
+
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::new(
+                io::ErrorKind::StorageFull,
+                "No space left on device",
+            ))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failing_writer_s_error_is_the_error_written() {
+        let outcome = RunOutcome {
+            specs: Vec::new(),
+            collected_at: None,
+            warnings: Vec::new(),
+            audit: crate::outcome::Audit::default(),
+        };
+        let error = write(&outcome, &mut Full).expect_err("the disk is full");
+        assert_eq!(error.kind(), io::ErrorKind::StorageFull);
+        assert_eq!(error.to_string(), "No space left on device");
+    }
+
+    #[test]
+    fn a_lone_carriage_return_at_the_end_is_kept() {
+        let mut out = Vec::new();
+        let mut filtered = WithoutDisabled::new(&mut out);
+        filtered.write_all(b"a\r\nb\r").expect("write");
+        filtered.finish().expect("finish");
+        assert_eq!(out, b"a\nb\r\n");
     }
 }
