@@ -144,6 +144,14 @@ impl InventoryBuilder {
         self.inv.resources.reserve(additional);
     }
 
+    /// Makes room for `additional` more resources if memory allows.
+    pub(crate) fn try_reserve(
+        &mut self,
+        additional: usize,
+    ) -> Result<(), std::collections::TryReserveError> {
+        self.inv.resources.try_reserve(additional)
+    }
+
     /// Records keys under which the JSON reader found references.
     pub(crate) fn note_ref_keys(&mut self, keys: &[Sym]) {
         for key in keys {

@@ -256,16 +256,12 @@ impl Ordered {
 
     /// Makes room for the resources the whole document likely has, judging by the first
     /// segment (`count` resources in `len` bytes): growing the list by doubling would copy
-    /// it several times and touch twice the memory. Twice the estimate, as the first
-    /// resources may be bigger than the rest; room never written to costs no memory.
+    /// it several times and touch twice the memory. Best effort: a failed reservation
+    /// leaves growth to the pushes.
     fn reserve(&mut self, len: usize, count: usize) {
-        let Some(size) = self.size else { return };
-        if len == 0 {
-            return;
+        if let Some(size) = self.size {
+            let _ = self.builder.try_reserve(reservation(size, len, count));
         }
-        let estimate = (size as f64 / len as f64 * count as f64 * 2.0) as usize;
-        // A resource takes at least 40 bytes of JSON: a bound for odd first segments.
-        self.builder.reserve(estimate.min(size / 40));
     }
 
     fn push(
@@ -289,6 +285,18 @@ impl Ordered {
             }
         }
     }
+}
+
+/// How many resources to make room for in a document of `size` bytes whose first segment
+/// has `count` resources in `len` bytes: twice the estimate, as the first resources may be
+/// bigger than the rest, but never more list than a quarter of the document's size, so that
+/// an odd first segment cannot reserve more memory than the document itself takes.
+fn reservation(size: usize, len: usize, count: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    let estimate = (size as f64 / len as f64 * count as f64 * 2.0) as usize;
+    estimate.min(size / 4 / std::mem::size_of::<Resource>().max(1))
 }
 
 /// Runs `produce`, which cuts the document and sends its segments, while `threads`
@@ -544,6 +552,18 @@ fn remap_value(value: &mut Value, table: &[Sym]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reservations_follow_the_first_segment_within_a_quarter_of_the_document() {
+        let per = std::mem::size_of::<Resource>();
+        // 1,000 resources of 1 KiB in a 1 MiB first segment of a 100 MiB document.
+        assert_eq!(reservation(100 << 20, 1 << 20, 1_000), 200_000);
+        // A first segment of tiny resources would ask for more list than the document.
+        let size = 100 << 20;
+        assert_eq!(reservation(size, 1 << 20, 40_000), size / 4 / per);
+        assert!(reservation(size, 1, usize::MAX) * per <= size / 4);
+        assert_eq!(reservation(size, 0, 10), 0);
+    }
 
     #[test]
     fn candidates_need_indent_brace_and_comma() {
