@@ -70,6 +70,8 @@ pub struct InventoryBuilder {
     ref_keys: Vec<bool>,
     /// A resource came from elsewhere than the JSON reader: walk every value.
     walk_everything: bool,
+    /// References under properties a projected load dropped, checked for dangling ones.
+    dropped_refs: Vec<Box<str>>,
 }
 
 /// Two resources with the same type and id.
@@ -152,6 +154,16 @@ impl InventoryBuilder {
         self.inv.resources.try_reserve(additional)
     }
 
+    /// Records references the JSON reader dropped with their properties (a projected
+    /// load): [`InventoryBuilder::finish`] still lists the dangling ones.
+    pub(crate) fn note_dropped_refs(&mut self, mut refs: Vec<Box<str>>) {
+        if self.dropped_refs.is_empty() {
+            self.dropped_refs = refs;
+        } else {
+            self.dropped_refs.append(&mut refs);
+        }
+    }
+
     /// Records keys under which the JSON reader found references.
     pub(crate) fn note_ref_keys(&mut self, keys: &[Sym]) {
         for key in keys {
@@ -211,6 +223,16 @@ impl InventoryBuilder {
                     .collect()
             })
         };
+        let mut dangling = dangling;
+        for raw in &self.dropped_refs {
+            let (target_type, target_id) = crate::value::split_reference(raw);
+            let found = by_type
+                .get(target_type)
+                .is_some_and(|index| index.by_id.contains_key(target_id));
+            if !found && !dangling.contains(&**raw) {
+                dangling.insert(raw.to_string());
+            }
+        }
         self.inv.by_type = by_type;
         self.inv.dangling = dangling.into_iter().collect();
         self.inv

@@ -11,6 +11,7 @@ mod intern;
 mod inventory;
 mod json;
 mod plan;
+mod projection;
 pub mod schema;
 mod value;
 
@@ -20,4 +21,5 @@ pub use inventory::{
 };
 pub use json::{InventoryWriter, LoadError, LoadErrorKind};
 pub use plan::CollectionPlan;
+pub use projection::Projection;
 pub use value::{Object, Reference, Text, Unknown, Value};

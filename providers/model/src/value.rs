@@ -85,13 +85,18 @@ impl Reference {
     /// The target type and id: the text before and after the first `/` (all of it and
     /// nothing without one).
     pub fn parts(&self) -> (&str, &str) {
-        match memchr::memchr(b'/', self.raw.as_bytes()) {
-            Some(at) => (
-                self.raw.get(..at).unwrap_or_default(),
-                self.raw.get(at + 1..).unwrap_or_default(),
-            ),
-            None => (&self.raw, ""),
-        }
+        split_reference(&self.raw)
+    }
+}
+
+/// `"<type>/<id>"` split at its first `/`.
+pub(crate) fn split_reference(raw: &str) -> (&str, &str) {
+    match memchr::memchr(b'/', raw.as_bytes()) {
+        Some(at) => (
+            raw.get(..at).unwrap_or_default(),
+            raw.get(at + 1..).unwrap_or_default(),
+        ),
+        None => (raw, ""),
     }
 }
 

@@ -289,3 +289,153 @@ proptest! {
         }
     }
 }
+
+/// The keys of every object in `value`, sorted.
+fn all_keys(value: &Json, out: &mut std::collections::BTreeSet<String>) {
+    match value {
+        Json::Object(map) => {
+            for (k, v) in map {
+                out.insert(k.clone());
+                all_keys(v, out);
+            }
+        }
+        Json::Array(items) => items.iter().for_each(|v| all_keys(v, out)),
+        _ => {}
+    }
+}
+
+/// A projection over the keys of `doc`: each key dropped, kept through or kept whole by
+/// `choices` (cycled); also the names of each set, for [`prune`].
+fn projection_of(
+    doc: &Json,
+    choices: &[u8],
+) -> (
+    cloudspec_model::Projection,
+    std::collections::BTreeSet<String>,
+    std::collections::BTreeSet<String>,
+) {
+    let mut keys = std::collections::BTreeSet::new();
+    all_keys(doc, &mut keys);
+    let (mut through, mut whole) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
+    let mut keep = cloudspec_model::Projection::new();
+    for (key, choice) in keys.into_iter().zip(choices.iter().cycle()) {
+        match choice {
+            1 => {
+                keep.keep_through(&key);
+                through.insert(key);
+            }
+            2 => {
+                keep.keep_whole(&key);
+                whole.insert(key);
+            }
+            _ => {}
+        }
+    }
+    (keep, through, whole)
+}
+
+/// What a projection keeps of a fully loaded object, computed on the model: the
+/// independent statement of `Projection`'s rules.
+fn prune(
+    inv: &Inventory,
+    object: &mut cloudspec_model::Object,
+    through: &std::collections::BTreeSet<String>,
+    whole: &std::collections::BTreeSet<String>,
+) {
+    let entries: Vec<(cloudspec_model::Sym, cloudspec_model::Value)> =
+        std::mem::take(&mut object.entries)
+            .into_vec()
+            .into_iter()
+            .filter_map(|(k, mut v)| {
+                let name = inv.interner.resolve(k);
+                if name.starts_with('$') || name == "not_null" || whole.contains(name) {
+                    Some((k, v))
+                } else if through.contains(name) {
+                    prune_value(inv, &mut v, through, whole);
+                    Some((k, v))
+                } else {
+                    None
+                }
+            })
+            .collect();
+    object.entries = entries.into_boxed_slice();
+}
+
+fn prune_value(
+    inv: &Inventory,
+    value: &mut cloudspec_model::Value,
+    through: &std::collections::BTreeSet<String>,
+    whole: &std::collections::BTreeSet<String>,
+) {
+    match value {
+        cloudspec_model::Value::Object(o) => prune(inv, o, through, whole),
+        cloudspec_model::Value::List(items) => items
+            .iter_mut()
+            .for_each(|v| prune_value(inv, v, through, whole)),
+        _ => {}
+    }
+}
+
+/// A projected load of `text` is the full load pruned, or the full load's error.
+fn check_projected(text: &[u8], doc: &Json, choices: &[u8]) -> Result<(), TestCaseError> {
+    let (keep, through, whole) = projection_of(doc, choices);
+    let full = Inventory::from_slice_with_threads(text, "p.json", 1);
+    let projected = Inventory::from_slice_projected(text, "p.json", 1, &keep);
+    match (full, projected) {
+        (Ok(mut full), Ok(projected)) => {
+            let mut resources = std::mem::take(&mut full.resources);
+            for r in &mut resources {
+                prune(&full, &mut r.properties, &through, &whole);
+            }
+            full.resources = resources;
+            prop_assert_eq!(canonical(&projected), canonical(&full));
+        }
+        (Err(full), Err(projected)) => prop_assert_eq!(projected.to_string(), full.to_string()),
+        (full, projected) => prop_assert!(
+            false,
+            "full load {:?}, projected load {:?}",
+            full.err(),
+            projected.err()
+        ),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A projected load keeps exactly what the projection names, and the dangling
+    /// references under what it drops are still listed.
+    #[test]
+    fn a_projected_load_is_the_full_load_pruned(
+        doc in inventory_json(),
+        choices in prop::collection::vec(0..3u8, 1..12),
+        pretty in any::<bool>(),
+    ) {
+        let text = if pretty {
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        } else {
+            doc.to_string()
+        };
+        check_projected(text.as_bytes(), &doc, &choices)?;
+    }
+
+    /// On a damaged document a projected load fails exactly as a full load does: what it
+    /// drops is still read and checked.
+    #[test]
+    fn a_projected_load_of_a_damaged_document_fails_as_a_full_load(
+        doc in inventory_json(),
+        choices in prop::collection::vec(0..3u8, 1..12),
+        damage in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(b"{}[],:\"\\ $e.-0x\n".to_vec())), 1..3),
+    ) {
+        let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default().into_bytes();
+        for (at, byte) in damage {
+            let at = at.index(text.len());
+            text[at] = byte;
+        }
+        check_projected(&text, &doc, &choices)?;
+    }
+}

@@ -6,6 +6,7 @@ use super::reader::{found_kind, Reader};
 use super::writer::quoted;
 use crate::intern::Interner;
 use crate::inventory::{CollectionError, DuplicateResource, InventoryBuilder, Resource, Source};
+use crate::projection::Projection;
 use crate::value::{Object, Value};
 
 /// The only format version this reader knows.
@@ -23,6 +24,8 @@ pub(crate) struct Document {
     pub interner: Interner,
     /// The keys under which references were read ([`Reader::ref_keys`]).
     pub ref_keys: Vec<crate::intern::Sym>,
+    /// References under properties the projection dropped ([`Reader::dropped_refs`]).
+    pub dropped_refs: Vec<Box<str>>,
 }
 
 impl Document {
@@ -38,6 +41,7 @@ impl Document {
         builder.set_collected_at(self.collected_at);
         builder.reserve(self.resources.len());
         builder.note_ref_keys(&self.ref_keys);
+        builder.note_dropped_refs(self.dropped_refs);
         for (resource, offset) in self.resources.into_iter().zip(self.offsets) {
             builder.push_read(resource).map_err(|d| (d, offset))?;
         }
@@ -49,7 +53,12 @@ impl Document {
 }
 
 /// Reads a whole document; its keys go to `interner`.
-pub(crate) fn parse(bytes: &[u8], interner: Interner) -> PResult<Document> {
+/// Properties are projected by `projection`, if any.
+pub(crate) fn parse(
+    bytes: &[u8],
+    interner: Interner,
+    projection: Option<&Projection>,
+) -> PResult<Document> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         ParseError::new(
             e.valid_up_to(),
@@ -57,7 +66,7 @@ pub(crate) fn parse(bytes: &[u8], interner: Interner) -> PResult<Document> {
             "invalid UTF-8 (an inventory is UTF-8 JSON)",
         )
     })?;
-    let mut r = Reader::new(text, 0, 0, interner);
+    let mut r = Reader::new(text, 0, 0, interner).with_projection(projection);
     let mut doc = Document::default();
     let mut version_seen = false;
     let mut resources_seen = false;
@@ -104,6 +113,7 @@ pub(crate) fn parse(bytes: &[u8], interner: Interner) -> PResult<Document> {
         return Err(r.format(0, "missing required field \"resources\""));
     }
     doc.ref_keys = r.ref_keys();
+    doc.dropped_refs = std::mem::take(&mut r.dropped_refs);
     doc.interner = std::mem::take(&mut r.interner);
     Ok(doc)
 }
@@ -289,7 +299,7 @@ fn properties(r: &mut Reader) -> PResult<Object> {
     let at = r.pos;
     match r.peek() {
         Some(b'n') => r.value().map(|_| Object::default()),
-        Some(b'{') => match r.object()? {
+        Some(b'{') => match r.projected()? {
             Value::Object(object) => Ok(object),
             other => Err(r.format(
                 at,

@@ -20,6 +20,7 @@ pub use writer::InventoryWriter;
 
 use crate::intern::Interner;
 use crate::inventory::{Inventory, InventoryBuilder};
+use crate::projection::Projection;
 use segments::FileRead;
 
 /// The number of threads a load uses by default: the available cores, at most 8.
@@ -37,6 +38,31 @@ impl Inventory {
     /// [`Inventory::load`] with at most `threads` threads reading resources. The result,
     /// errors included, does not depend on `threads`.
     pub fn load_with_threads(path: &Path, threads: usize) -> Result<Inventory, LoadError> {
+        Self::load_from(path, threads, None)
+    }
+
+    /// [`Inventory::load`] keeping only the properties `projection` names:
+    /// what an evaluation of the specs it was made from reads. The file is read and checked
+    /// whole (the same errors as a full load), and the dangling references under dropped
+    /// properties are still listed ([`Inventory::dangling_refs`]).
+    pub fn load_projected(path: &Path, projection: &Projection) -> Result<Inventory, LoadError> {
+        Self::load_from(path, default_threads(), Some(projection))
+    }
+
+    /// [`Inventory::load_projected`] with at most `threads` threads reading resources.
+    pub fn load_projected_with_threads(
+        path: &Path,
+        threads: usize,
+        projection: &Projection,
+    ) -> Result<Inventory, LoadError> {
+        Self::load_from(path, threads, Some(projection))
+    }
+
+    fn load_from(
+        path: &Path,
+        threads: usize,
+        projection: Option<&Projection>,
+    ) -> Result<Inventory, LoadError> {
         let name = path.display().to_string();
         let io_error = |e: std::io::Error| LoadError {
             file: name.clone(),
@@ -53,16 +79,17 @@ impl Inventory {
             // errors: keep all of it.
             let mut bytes = Vec::new();
             std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io_error)?;
-            return Self::from_slice_with_threads(&bytes, &name, threads);
+            return Self::from_slice_from(&bytes, &name, threads, projection);
         }
         let size = metadata.and_then(|m| usize::try_from(m.len()).ok());
-        match segments::read_file(&mut file, size, threads, segments::BLOCK).map_err(io_error)? {
+        let read = segments::read_file(&mut file, size, threads, segments::BLOCK, projection);
+        match read.map_err(io_error)? {
             FileRead::Loaded(inventory) => Ok(inventory),
-            FileRead::Whole(bytes) => Self::from_slice_with_threads(&bytes, &name, threads),
+            FileRead::Whole(bytes) => Self::from_slice_from(&bytes, &name, threads, projection),
             FileRead::Serial => {
                 drop(file);
                 let bytes = std::fs::read(path).map_err(io_error)?;
-                Self::from_slice_serial(&bytes, &name)
+                Self::from_slice_serial(&bytes, &name, projection)
             }
         }
     }
@@ -79,19 +106,44 @@ impl Inventory {
         file: &str,
         threads: usize,
     ) -> Result<Inventory, LoadError> {
+        Self::from_slice_from(bytes, file, threads, None)
+    }
+
+    /// [`Inventory::from_slice_with_threads`] keeping only the properties `projection`
+    /// names ([`Inventory::load_projected`]).
+    pub fn from_slice_projected(
+        bytes: &[u8],
+        file: &str,
+        threads: usize,
+        projection: &Projection,
+    ) -> Result<Inventory, LoadError> {
+        Self::from_slice_from(bytes, file, threads, Some(projection))
+    }
+
+    fn from_slice_from(
+        bytes: &[u8],
+        file: &str,
+        threads: usize,
+        projection: Option<&Projection>,
+    ) -> Result<Inventory, LoadError> {
         if threads > 1 && bytes.len() >= segments::MIN_SEGMENTED {
-            if let Some(inventory) = segments::read_slice(bytes, threads, segments::BLOCK) {
+            let read = segments::read_slice(bytes, threads, segments::BLOCK, projection);
+            if let Some(inventory) = read {
                 return Ok(inventory);
             }
         }
-        Self::from_slice_serial(bytes, file)
+        Self::from_slice_serial(bytes, file, projection)
     }
 
     /// Reads a document on one thread: the reference for every other way of reading, and
     /// the one that reports errors.
-    fn from_slice_serial(bytes: &[u8], file: &str) -> Result<Inventory, LoadError> {
-        let doc =
-            document::parse(bytes, Interner::new()).map_err(|e| e.into_load_error(bytes, file))?;
+    fn from_slice_serial(
+        bytes: &[u8],
+        file: &str,
+        projection: Option<&Projection>,
+    ) -> Result<Inventory, LoadError> {
+        let doc = document::parse(bytes, Interner::new(), projection)
+            .map_err(|e| e.into_load_error(bytes, file))?;
         let mut builder = InventoryBuilder::new();
         if let Err((duplicate, offset)) = doc.add_to(&mut builder) {
             let first = builder

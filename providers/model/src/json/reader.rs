@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 use super::error::{LoadErrorKind, PResult, ParseError};
 use crate::intern::{Interner, Sym};
+use crate::projection::{Keep, Projection};
 use crate::value::{Object, Reference, Unknown, Value};
 
 /// The deepest nesting of arrays and objects accepted (serde_json's default limit).
@@ -56,6 +57,20 @@ pub(crate) struct Reader<'a> {
     skipped_ref_key: Vec<bool>,
     entries: Vec<(Sym, Value)>,
     items: Vec<Value>,
+    /// The keys to keep in properties; `None` keeps everything.
+    projection: Option<&'a Projection>,
+    /// Whether the object being read is projected: set by [`Reader::projected`] for a
+    /// resource's properties, cleared below keys kept whole.
+    filter: bool,
+    /// By symbol: what the projection does with the key (`None`: not looked up yet).
+    keep: Vec<Option<Keep>>,
+    /// The references read under dropped keys (`"<type>/<id>"`): the inventory still
+    /// reports the dangling ones, as a full load would.
+    pub dropped_refs: Vec<Box<str>>,
+    /// The keys of the objects [`Reader::skip_plain`] is in (offsets of their text).
+    plain_keys: Vec<(usize, usize)>,
+    /// The keys dropped from the objects being read, for their duplicate checks.
+    dropped_keys: Vec<Sym>,
 }
 
 impl<'a> Reader<'a> {
@@ -76,7 +91,226 @@ impl<'a> Reader<'a> {
             skipped_ref_key: Vec::new(),
             entries: Vec::new(),
             items: Vec::new(),
+            projection: None,
+            filter: false,
+            keep: Vec::new(),
+            dropped_refs: Vec::new(),
+            plain_keys: Vec::new(),
+            dropped_keys: Vec::new(),
         }
+    }
+
+    /// The same reader keeping only the properties `projection` names, if any.
+    pub fn with_projection(mut self, projection: Option<&'a Projection>) -> Self {
+        self.projection = projection;
+        self
+    }
+
+    /// Reads an object with the projection applied to it and to the objects below it
+    /// (a resource's properties); `pos` must be at `{`.
+    pub fn projected(&mut self) -> PResult<Value> {
+        let filter = self.filter;
+        self.filter = self.projection.is_some();
+        let value = self.object();
+        self.filter = filter;
+        value
+    }
+
+    /// Steps over the value at `pos` without building it, when it is plainly valid: no
+    /// escape or control character in its strings, no key starting with `$` (references,
+    /// unknown values), no duplicate key, no exponent, within the nesting limit. Anything
+    /// else (false, `pos` unchanged) is left to [`Reader::value`], which reads it as a full
+    /// load does: the same errors, and the references found for the dangling check.
+    fn skip_plain(&mut self) -> bool {
+        let (pos, depth) = (self.pos, self.depth);
+        let skipped = self.skip_plain_value().is_some();
+        if !skipped {
+            self.pos = pos;
+            self.depth = depth;
+        }
+        self.plain_keys.clear();
+        skipped
+    }
+
+    fn skip_plain_value(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'{' => self.skip_plain_object(),
+            b'[' => self.skip_plain_list(),
+            b'"' => self.skip_plain_string().map(drop),
+            b'-' | b'0'..=b'9' => self.skip_plain_number(),
+            b't' => self.skip_literal(b"true"),
+            b'f' => self.skip_literal(b"false"),
+            b'n' => self.skip_literal(b"null"),
+            _ => None,
+        }
+    }
+
+    /// Steps over a string without escapes; returns where its text starts and ends.
+    fn skip_plain_string(&mut self) -> Option<(usize, usize)> {
+        let bytes = self.bytes;
+        let start = self.pos + 1;
+        let mut i = start;
+        loop {
+            i = special_byte(bytes, i);
+            match *bytes.get(i)? {
+                b'"' => {
+                    self.pos = i + 1;
+                    return Some((start, i));
+                }
+                b'\\' => return None,
+                b if b < 0x20 => return None,
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// Steps over a number without exponent and with at most 300 integer digits (so that
+    /// it is finite, as [`Reader::number`] requires).
+    fn skip_plain_number(&mut self) -> Option<()> {
+        let bytes = self.bytes;
+        let mut i = self.pos;
+        if bytes.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        let integer = i;
+        match bytes.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                while matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                    i += 1;
+                }
+            }
+            _ => return None,
+        }
+        if i - integer > 300 {
+            return None;
+        }
+        if bytes.get(i) == Some(&b'.') {
+            i += 1;
+            let first = i;
+            while matches!(bytes.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+            if i == first {
+                return None;
+            }
+        }
+        if matches!(bytes.get(i), Some(b'e' | b'E')) {
+            return None;
+        }
+        self.pos = i;
+        Some(())
+    }
+
+    fn skip_literal(&mut self, literal: &[u8]) -> Option<()> {
+        if self.bytes.get(self.pos..self.pos + literal.len()) != Some(literal) {
+            return None;
+        }
+        self.pos += literal.len();
+        Some(())
+    }
+
+    /// Opens an array or object for [`Reader::skip_plain`]: false when it is empty (and
+    /// closed already).
+    fn plain_open(&mut self, close: u8) -> Option<bool> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        self.pos += 1;
+        if self.peek()? == close {
+            self.pos += 1;
+            self.depth -= 1;
+            return Some(false);
+        }
+        Some(true)
+    }
+
+    /// After an element or member: `,` (true), or `close`, which closes the container.
+    fn plain_next(&mut self, close: u8) -> Option<bool> {
+        match self.peek()? {
+            b',' => {
+                self.pos += 1;
+                Some(true)
+            }
+            b if b == close => {
+                self.pos += 1;
+                self.depth -= 1;
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    fn skip_plain_list(&mut self) -> Option<()> {
+        if self.plain_open(b']')? {
+            loop {
+                self.skip_plain_value()?;
+                if !self.plain_next(b']')? {
+                    break;
+                }
+            }
+        }
+        Some(())
+    }
+
+    fn skip_plain_object(&mut self) -> Option<()> {
+        if !self.plain_open(b'}')? {
+            return Some(());
+        }
+        let bytes = self.bytes;
+        let base = self.plain_keys.len();
+        loop {
+            if self.peek()? != b'"' {
+                return None;
+            }
+            let (start, end) = self.skip_plain_string()?;
+            let key = bytes.get(start..end)?;
+            // A big object's duplicate check is left to the full read (it is quadratic here).
+            if key.first() == Some(&b'$') || self.plain_keys.len() - base >= 64 {
+                return None;
+            }
+            let plain_keys = self.plain_keys.get(base..)?;
+            if plain_keys
+                .iter()
+                .any(|&(s, e)| bytes.get(s..e) == Some(key))
+            {
+                return None;
+            }
+            self.plain_keys.push((start, end));
+            if self.peek()? != b':' {
+                return None;
+            }
+            self.pos += 1;
+            self.skip_plain_value()?;
+            if !self.plain_next(b'}')? {
+                break;
+            }
+        }
+        self.plain_keys.truncate(base);
+        Some(())
+    }
+
+    /// What the projection does with the key `sym`.
+    fn keep_of(&mut self, sym: Sym) -> Keep {
+        let at = sym.0 as usize;
+        if let Some(Some(keep)) = self.keep.get(at) {
+            return *keep;
+        }
+        let name = self.interner.resolve(sym);
+        // The keys of `{"$unknown": ..., "not_null": ...}` are read whatever the projection.
+        let keep = match self.projection {
+            Some(_) if name.starts_with('$') || name == "not_null" => Keep::Whole,
+            Some(p) => p.keep(name),
+            None => Keep::Whole,
+        };
+        if self.keep.len() <= at {
+            self.keep.resize(at + 1, None);
+        }
+        if let Some(slot) = self.keep.get_mut(at) {
+            *slot = Some(keep);
+        }
+        keep
     }
 
     /// A syntax error at `pos`.
@@ -407,6 +641,8 @@ impl<'a> Reader<'a> {
 
     /// Reads and discards a value (an unknown field), leaving no key in the interner.
     pub fn skip_value(&mut self) -> PResult<()> {
+        // Nothing is kept, so nothing is projected (and `keep` is by the main interner).
+        let filter = std::mem::replace(&mut self.filter, false);
         std::mem::swap(&mut self.interner, &mut self.skipped_keys);
         std::mem::swap(&mut self.guesses, &mut self.skipped_guesses);
         std::mem::swap(&mut self.ref_key, &mut self.skipped_ref_key);
@@ -414,6 +650,7 @@ impl<'a> Reader<'a> {
         std::mem::swap(&mut self.interner, &mut self.skipped_keys);
         std::mem::swap(&mut self.guesses, &mut self.skipped_guesses);
         std::mem::swap(&mut self.ref_key, &mut self.skipped_ref_key);
+        self.filter = filter;
         result.map(drop)
     }
 
@@ -442,6 +679,7 @@ impl<'a> Reader<'a> {
     /// Reads an object; `pos` must be at `{`. `{"$ref": ...}` becomes a [`Value::Ref`],
     /// an object with `"$unknown"` a [`Value::Unknown`].
     pub fn object(&mut self) -> PResult<Value> {
+        let (start, depth) = (self.pos, self.depth);
         self.enter()?;
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -449,6 +687,7 @@ impl<'a> Reader<'a> {
             return Ok(Value::Object(Object::default()));
         }
         let base = self.entries.len();
+        let dropped_base = self.dropped_keys.len();
         let mut unknown_at = None;
         let mut first = true;
         let parent = self.context;
@@ -456,6 +695,8 @@ impl<'a> Reader<'a> {
         // One bit per key read (by symbol, modulo 64): only a key whose bit is set needs the
         // scan for a duplicate.
         let mut seen = 0u64;
+        // Entries the projection drops: read (and checked) like the others, then dropped.
+        let mut dropped = 0usize;
         loop {
             let key_pos = self.key_start()?;
             let guess = match previous {
@@ -504,7 +745,27 @@ impl<'a> Reader<'a> {
             }
             self.context = Some(sym);
             let refs_before = self.refs_read;
-            let value = self.value();
+            let filter = self.filter;
+            let mut skipped = false;
+            let mut drop = false;
+            if filter {
+                match self.keep_of(sym) {
+                    Keep::Drop => {
+                        dropped += 1;
+                        drop = true;
+                        // Stepped over when plainly valid, else read (and checked) in full.
+                        skipped = self.skip_plain();
+                    }
+                    Keep::Whole => self.filter = false,
+                    Keep::Through => {}
+                }
+            }
+            let value = if skipped {
+                Ok(Value::Null)
+            } else {
+                self.value()
+            };
+            self.filter = filter;
             self.context = parent;
             let value = value.map_err(|e| e.in_key(self.interner.resolve(sym)))?;
             if self.refs_read != refs_before {
@@ -512,12 +773,17 @@ impl<'a> Reader<'a> {
             }
             let bit = 1u64 << (sym.0 % 64);
             if seen & bit != 0
-                && self
+                && (self
                     .entries
                     .get(base..)
                     .unwrap_or_default()
                     .iter()
                     .any(|(k, _)| *k == sym)
+                    || self
+                        .dropped_keys
+                        .get(dropped_base..)
+                        .unwrap_or_default()
+                        .contains(&sym))
             {
                 return Err(self.format(
                     key_pos,
@@ -528,13 +794,31 @@ impl<'a> Reader<'a> {
                 ));
             }
             seen |= bit;
-            self.entries.push((sym, value));
+            if drop {
+                // Kept for the duplicate check; its references for the dangling check.
+                self.dropped_keys.push(sym);
+                references_in(value, &mut self.dropped_refs);
+            } else {
+                self.entries.push((sym, value));
+            }
             first = false;
             if !self.separator(b'}', "an object member")? {
                 break;
             }
         }
         self.leave();
+        self.dropped_keys.truncate(dropped_base);
+        if dropped > 0 && unknown_at.is_some() {
+            // `{"$unknown": ...}` with other keys, which is an error: read it again in
+            // full for the error a full load gives (the first wrong key in order).
+            self.entries.truncate(base);
+            self.pos = start;
+            self.depth = depth;
+            let filter = std::mem::replace(&mut self.filter, false);
+            let again = self.object();
+            self.filter = filter;
+            return again;
+        }
         let entries = take_from(&mut self.entries, base);
         match unknown_at {
             Some(at) => self
@@ -670,6 +954,24 @@ impl<'a> Reader<'a> {
             reason: reason.as_str().into(),
             not_null,
         })
+    }
+}
+
+/// Moves the raw text of every reference in `value` to `out`.
+fn references_in(value: Value, out: &mut Vec<Box<str>>) {
+    match value {
+        Value::Ref(r) => out.push(r.raw),
+        Value::List(items) => {
+            for item in items {
+                references_in(item, out);
+            }
+        }
+        Value::Object(object) => {
+            for (_, value) in object.entries {
+                references_in(value, out);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -38,6 +38,7 @@ use super::document::{self, resource_run, RunEnd};
 use super::reader::Reader;
 use crate::intern::{Interner, Sym};
 use crate::inventory::{Inventory, InventoryBuilder, Resource};
+use crate::projection::Projection;
 use crate::value::Value;
 
 /// Bytes read from a file per block: the size of a segment and of each reused buffer.
@@ -70,6 +71,7 @@ pub(crate) fn read_file(
     size: Option<usize>,
     threads: usize,
     block: usize,
+    projection: Option<&Projection>,
 ) -> io::Result<FileRead> {
     let block = block.max(1);
     // The first block holds the document's start up to the first resource.
@@ -85,7 +87,7 @@ pub(crate) fn read_file(
     };
     let indent = indent.to_vec();
     let mut skeleton = buf.get(..first).unwrap_or_default().to_vec();
-    let read = pipeline::<Chunk>(threads, first, size, |feed| {
+    let read = pipeline::<Chunk>(threads, first, size, projection, |feed| {
         // The next segment starts at `buf[start]`.
         let mut start = first;
         loop {
@@ -118,9 +120,14 @@ pub(crate) fn read_file(
 
 /// Reads an inventory held in memory in segments of about `segment` bytes on `threads`
 /// worker threads; `None` when it must be read serially.
-pub(crate) fn read_slice(bytes: &[u8], threads: usize, segment: usize) -> Option<Inventory> {
+pub(crate) fn read_slice(
+    bytes: &[u8],
+    threads: usize,
+    segment: usize,
+    projection: Option<&Projection>,
+) -> Option<Inventory> {
     let (first, indent) = first_element(bytes)?;
-    let read = pipeline::<&[u8]>(threads, first, Some(bytes.len()), |feed| {
+    let read = pipeline::<&[u8]>(threads, first, Some(bytes.len()), projection, |feed| {
         let mut start = first;
         while let Some(cut) = next_candidate(bytes, start + segment.max(1), indent) {
             if !feed.send(bytes.get(start..cut).unwrap_or_default()) {
@@ -269,6 +276,7 @@ impl Ordered {
         Segment {
             resources,
             ref_keys,
+            dropped_refs,
         }: Segment,
         failed: &AtomicBool,
     ) {
@@ -277,6 +285,7 @@ impl Ordered {
         }
         self.builder.reserve(resources.len());
         self.builder.note_ref_keys(&ref_keys);
+        self.builder.note_dropped_refs(dropped_refs);
         for resource in resources {
             if self.builder.push_read(resource).is_err() {
                 // A duplicate: the serial read reports it with its position.
@@ -305,6 +314,7 @@ fn pipeline<B: AsRef<[u8]> + Recycle + Send>(
     threads: usize,
     first: usize,
     size: Option<usize>,
+    projection: Option<&Projection>,
     produce: impl FnOnce(&mut Feeder<'_, B>) -> io::Result<Option<Vec<u8>>>,
 ) -> io::Result<Option<Inventory>> {
     let threads = threads.max(1);
@@ -331,7 +341,7 @@ fn pipeline<B: AsRef<[u8]> + Recycle + Send>(
                     } else {
                         // A panic would be a bug; the serial read then decides.
                         std::panic::catch_unwind(AssertUnwindSafe(|| {
-                            read_segment(task.bytes.as_ref(), keys)
+                            read_segment(task.bytes.as_ref(), keys, projection)
                         }))
                         .unwrap_or(None)
                     };
@@ -371,7 +381,13 @@ fn pipeline<B: AsRef<[u8]> + Recycle + Send>(
         return Ok(None);
     }
     let interner = keys.into_inner().unwrap_or_default();
-    Ok(finish(order.builder, interner, &skeleton, first))
+    Ok(finish(
+        order.builder,
+        interner,
+        &skeleton,
+        first,
+        projection,
+    ))
 }
 
 /// Reads the skeleton (the prefix and the tail glued together), adds the tail's resources
@@ -381,8 +397,9 @@ fn finish(
     interner: Interner,
     skeleton: &[u8],
     first: usize,
+    projection: Option<&Projection>,
 ) -> Option<Inventory> {
-    let doc = document::parse(skeleton, interner).ok()?;
+    let doc = document::parse(skeleton, interner, projection).ok()?;
     // The skeleton's first resource must start where the prefix ends (see the module
     // documentation): otherwise the cut was not where `resources` begins.
     if doc.offsets.first() != Some(&first) {
@@ -398,20 +415,27 @@ struct Segment {
     resources: Vec<Resource>,
     /// The keys under which references were read (shared symbols).
     ref_keys: Vec<Sym>,
+    /// References under dropped properties ([`Reader::dropped_refs`]).
+    dropped_refs: Vec<Box<str>>,
 }
 
 /// Reads one segment: whole elements, each followed by `,`, up to its end exactly.
-fn read_segment(bytes: &[u8], keys: &Mutex<Interner>) -> Option<Segment> {
+fn read_segment(
+    bytes: &[u8],
+    keys: &Mutex<Interner>,
+    projection: Option<&Projection>,
+) -> Option<Segment> {
     let text = std::str::from_utf8(bytes).ok()?;
     let snapshot = keys.lock().ok()?.clone();
     let known = snapshot.len();
-    let mut reader = Reader::new(text, 0, ELEMENT_DEPTH, snapshot);
+    let mut reader = Reader::new(text, 0, ELEMENT_DEPTH, snapshot).with_projection(projection);
     let (mut resources, mut offsets) = (Vec::new(), Vec::new());
     match resource_run(&mut reader, bytes.len(), &mut resources, &mut offsets) {
         Ok(RunEnd::ReachedStop) => {}
         _ => return None,
     }
     let mut ref_keys = reader.ref_keys();
+    let dropped_refs = std::mem::take(&mut reader.dropped_refs);
     let local = reader.interner;
     if local.len() > known {
         // Publish the keys this segment met first; renumber them if another segment
@@ -440,6 +464,7 @@ fn read_segment(bytes: &[u8], keys: &Mutex<Interner>) -> Option<Segment> {
     Some(Segment {
         resources,
         ref_keys,
+        dropped_refs,
     })
 }
 
@@ -610,7 +635,7 @@ mod tests {
     }
 
     fn serial(text: &str) -> Inventory {
-        match Inventory::from_slice_serial(text.as_bytes(), "t.json") {
+        match Inventory::from_slice_serial(text.as_bytes(), "t.json", None) {
             Ok(inv) => inv,
             Err(e) => panic!("{e}"),
         }
@@ -622,7 +647,7 @@ mod tests {
         let expected = summary(&serial(&text));
         for block in [64, 700, 4096, 100_000] {
             for threads in [1, 2, 3] {
-                let read = read_file(&mut text.as_bytes(), Some(text.len()), threads, block);
+                let read = read_file(&mut text.as_bytes(), Some(text.len()), threads, block, None);
                 let Ok(FileRead::Loaded(inv)) = read else {
                     panic!("block {block}, {threads} threads: not read in segments");
                 };
@@ -630,21 +655,51 @@ mod tests {
             }
         }
         for segment in [1, 5_000, 50_000] {
-            let inv = read_slice(text.as_bytes(), 2, segment);
+            let inv = read_slice(text.as_bytes(), 2, segment, None);
             assert_eq!(inv.map(|i| summary(&i)), Some(expected.clone()));
         }
+    }
+
+    #[test]
+    fn projected_segments_give_the_projected_serial_result() {
+        let text = inventory(3_000);
+        let mut keep = Projection::new();
+        keep.keep_through("k1").keep_whole("c").keep_whole("b");
+        let expected = match Inventory::from_slice_serial(text.as_bytes(), "t.json", Some(&keep)) {
+            Ok(inv) => summary(&inv),
+            Err(e) => panic!("{e}"),
+        };
+        // The references under the dropped `next` still count for the dangling list.
+        assert_eq!(expected.2, vec!["t0/r3000".to_string()]);
+        assert!(expected.0.contains("\"k1\"") && !expected.0.contains("\"k2\""));
+        assert!(!expected.0.contains("\"next\"") && !expected.0.contains("\"a\""));
+        for block in [64, 4096] {
+            let read = read_file(
+                &mut text.as_bytes(),
+                Some(text.len()),
+                2,
+                block,
+                Some(&keep),
+            );
+            let Ok(FileRead::Loaded(inv)) = read else {
+                panic!("block {block}: not read in segments");
+            };
+            assert_eq!(summary(&inv), expected, "block {block}");
+        }
+        let inv = read_slice(text.as_bytes(), 2, 5_000, Some(&keep));
+        assert_eq!(inv.map(|i| summary(&i)), Some(expected));
     }
 
     #[test]
     fn a_small_or_compact_file_is_read_whole() {
         let text = inventory(3);
         assert!(matches!(
-            read_file(&mut text.as_bytes(), None, 2, 1 << 20),
+            read_file(&mut text.as_bytes(), None, 2, 1 << 20, None),
             Ok(FileRead::Whole(b)) if b == text.as_bytes()
         ));
         let compact = text.replace('\n', "");
         assert!(matches!(
-            read_file(&mut compact.as_bytes(), None, 2, 64),
+            read_file(&mut compact.as_bytes(), None, 2, 64, None),
             Ok(FileRead::Whole(b)) if b == compact.as_bytes()
         ));
     }
@@ -674,17 +729,20 @@ mod tests {
         ];
         for (k, text) in bad.iter().enumerate() {
             assert!(
-                Inventory::from_slice_serial(text.as_bytes(), "t.json").is_err(),
+                Inventory::from_slice_serial(text.as_bytes(), "t.json", None).is_err(),
                 "case {k} is not malformed"
             );
             for block in [64, 4096] {
-                let read = read_file(&mut text.as_bytes(), Some(text.len()), 2, block);
+                let read = read_file(&mut text.as_bytes(), Some(text.len()), 2, block, None);
                 assert!(
                     matches!(read, Ok(FileRead::Serial)),
                     "case {k}, block {block}"
                 );
             }
-            assert!(read_slice(text.as_bytes(), 2, 100).is_none(), "case {k}");
+            assert!(
+                read_slice(text.as_bytes(), 2, 100, None).is_none(),
+                "case {k}"
+            );
         }
     }
 
@@ -701,13 +759,13 @@ mod tests {
         text.push_str("\n]}");
         let expected = summary(&serial(&text));
         for block in [64, 1000, 5000] {
-            match read_file(&mut text.as_bytes(), Some(text.len()), 2, block) {
+            match read_file(&mut text.as_bytes(), Some(text.len()), 2, block, None) {
                 Ok(FileRead::Loaded(inv)) => assert_eq!(summary(&inv), expected),
                 Ok(FileRead::Serial | FileRead::Whole(_)) => {}
                 Err(e) => panic!("{e}"),
             }
         }
-        if let Some(inv) = read_slice(text.as_bytes(), 2, 100) {
+        if let Some(inv) = read_slice(text.as_bytes(), 2, 100, None) {
             assert_eq!(summary(&inv), expected);
         }
     }
