@@ -96,7 +96,8 @@ pub struct RunArgs {
     pub specs: Vec<PathBuf>,
 
     /// Evaluate against this saved inventory (JSON, see docs/inventory.md) instead of a live
-    /// account.
+    /// account. Only the properties the specs read are kept in memory (all of the file is
+    /// still checked); --save-inventory and --output-dir keep everything.
     #[arg(long, value_name = "FILE")]
     pub inventory: Option<PathBuf>,
 

@@ -5,10 +5,12 @@
 //! - `compile`: statements with member names resolved and operands parsed once.
 //! - `walk`: member paths, quantifiers and correlation over one resource.
 //! - `compare`: value equality with literals, three-valued.
+//! - [`projection`]: the properties the rules read, to load only those.
 
 mod compare;
 mod compile;
 pub(crate) mod predicates;
+mod projection;
 mod truth;
 mod walk;
 
@@ -24,6 +26,8 @@ use crate::outcome::{
 use crate::syntax::ast::{Quantifier, Rule, Spec};
 use truth::Truth;
 use walk::{Elem, Trail, Walker};
+
+pub use projection::projection;
 
 /// One parsed spec file to evaluate.
 #[derive(Debug, Clone, Copy)]
