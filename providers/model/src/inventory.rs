@@ -193,13 +193,18 @@ impl InventoryBuilder {
             .map_or(1, |n| n.get().min(8))
             .min(resources.div_ceil(PARALLEL_RESOLVE_MIN).max(1));
         let by_type_ref = &by_type;
+        let dropped = self.dropped_refs.as_slice();
         let dangling: BTreeSet<String> = if threads <= 1 {
-            resolve_all(&mut self.inv.resources, by_type_ref, keys)
+            let mut dangling = resolve_all(&mut self.inv.resources, by_type_ref, keys);
+            dangling.append(&mut dangling_among(dropped, by_type_ref));
+            dangling
         } else {
             // Resources with many references (instances) tend to come together: hand out
-            // small chunks on demand so that every thread gets a fair share.
+            // small chunks on demand so that every thread gets a fair share; then the
+            // references of dropped properties (a projected load), likewise.
             let chunks = std::sync::Mutex::new(self.inv.resources.chunks_mut(RESOLVE_CHUNK));
-            let chunks = &chunks;
+            let dropped_chunks = std::sync::Mutex::new(dropped.chunks(RESOLVE_CHUNK * 4));
+            let (chunks, dropped_chunks) = (&chunks, &dropped_chunks);
             std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..threads)
                     .map(|_| {
@@ -213,6 +218,14 @@ impl InventoryBuilder {
                                 let Some(chunk) = chunk else { break };
                                 dangling.append(&mut resolve_all(chunk, by_type_ref, keys));
                             }
+                            loop {
+                                let chunk = match dropped_chunks.lock() {
+                                    Ok(mut chunks) => chunks.next(),
+                                    Err(_) => None,
+                                };
+                                let Some(chunk) = chunk else { break };
+                                dangling.append(&mut dangling_among(chunk, by_type_ref));
+                            }
                             dangling
                         })
                     })
@@ -223,16 +236,6 @@ impl InventoryBuilder {
                     .collect()
             })
         };
-        let mut dangling = dangling;
-        for raw in &self.dropped_refs {
-            let (target_type, target_id) = crate::value::split_reference(raw);
-            let found = by_type
-                .get(target_type)
-                .is_some_and(|index| index.by_id.contains_key(target_id));
-            if !found && !dangling.contains(&**raw) {
-                dangling.insert(raw.to_string());
-            }
-        }
         self.inv.by_type = by_type;
         self.inv.dangling = dangling.into_iter().collect();
         self.inv
@@ -271,6 +274,32 @@ fn resolve_all(
             if keys.may_hold_refs(*key) {
                 resolve(value, by_type, keys, &mut dangling);
             }
+        }
+    }
+    dangling
+}
+
+/// The references of `refs` (`"<type>/<id>"`) whose target is not in `by_type`.
+fn dangling_among(
+    refs: &[Box<str>],
+    by_type: &FxHashMap<crate::value::Text, TypeIndex>,
+) -> BTreeSet<String> {
+    let mut dangling = BTreeSet::new();
+    // References of one type tend to come together: look the type up once for a run.
+    let mut last: Option<(&str, Option<&TypeIndex>)> = None;
+    for raw in refs {
+        let (target_type, target_id) = crate::value::split_reference(raw);
+        let index = match last {
+            Some((t, index)) if t == target_type => index,
+            _ => {
+                let index = by_type.get(target_type);
+                last = Some((target_type, index));
+                index
+            }
+        };
+        let found = index.is_some_and(|index| index.by_id.contains_key(target_id));
+        if !found && !dangling.contains(&**raw) {
+            dangling.insert(raw.to_string());
         }
     }
     dangling

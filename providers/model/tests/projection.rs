@@ -95,6 +95,26 @@ fn dropped_values_fail_as_they_do_in_a_full_load() {
             r#"{"x": {"$ref": 5}}"#,
             r#"p.json:2:56: expected "$ref" to be a string "<type>/<id>", found number (at $.resources[0].properties.x.$ref)"#,
         ),
+        (
+            r#"{"x": {"$ref": "noslash"}}"#,
+            r#"p.json:2:56: expected "$ref" to be "<type>/<id>", found "noslash" (at $.resources[0].properties.x.$ref)"#,
+        ),
+        (
+            r#"{"x": {"$ref": "/i"}}"#,
+            r#"p.json:2:56: expected "$ref" to be "<type>/<id>", found "/i" (at $.resources[0].properties.x.$ref)"#,
+        ),
+        (
+            r#"{"x": [{"$ref": "t/i", "y": 1}]}"#,
+            r#"p.json:2:63: "$ref" must be the only key of its object (at $.resources[0].properties.x[0].$ref)"#,
+        ),
+        (
+            r#"{"x": {"a": 1, "$ref": "t/i"}}"#,
+            r#"p.json:2:57: "$ref" must be the only key of its object (at $.resources[0].properties.x.$ref)"#,
+        ),
+        (
+            r#"{"x": {"$ref": "t/i"}, "x": 2}"#,
+            r#"p.json:2:65: duplicate key "x" (at $.resources[0].properties)"#,
+        ),
     ];
     for (properties, expected) in cases {
         let (full, projected) = load(properties);

@@ -59,7 +59,12 @@ pub(crate) fn parse(
     interner: Interner,
     projection: Option<&Projection>,
 ) -> PResult<Document> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
+    // SIMD validation first; the standard library's only to say where an error is.
+    let text = match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(_) => std::str::from_utf8(bytes),
+    }
+    .map_err(|e| {
         ParseError::new(
             e.valid_up_to(),
             LoadErrorKind::Syntax,

@@ -117,19 +117,48 @@ impl<'a> Reader<'a> {
     }
 
     /// Steps over the value at `pos` without building it, when it is plainly valid: no
-    /// escape or control character in its strings, no key starting with `$` (references,
-    /// unknown values), no duplicate key, no exponent, within the nesting limit. Anything
+    /// escape or control character in its strings, no key starting with `$` but a
+    /// well-formed reference's (which goes to [`Reader::dropped_refs`]), no duplicate key,
+    /// no exponent, within the nesting limit. Anything
     /// else (false, `pos` unchanged) is left to [`Reader::value`], which reads it as a full
     /// load does: the same errors, and the references found for the dangling check.
     fn skip_plain(&mut self) -> bool {
         let (pos, depth) = (self.pos, self.depth);
+        let (refs, refs_read) = (self.dropped_refs.len(), self.refs_read);
         let skipped = self.skip_plain_value().is_some();
         if !skipped {
             self.pos = pos;
             self.depth = depth;
+            self.dropped_refs.truncate(refs);
+            self.refs_read = refs_read;
         }
         self.plain_keys.clear();
         skipped
+    }
+
+    /// The rest of a plain `{"$ref": "<type>/<id>"}` after its key, into
+    /// [`Reader::dropped_refs`]; `None` for anything [`Reader::reference`] would refuse.
+    fn skip_plain_reference(&mut self) -> Option<()> {
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.pos += 1;
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let (start, end) = self.skip_plain_string()?;
+        let raw = self.text.get(start..end)?;
+        if !memchr::memchr(b'/', raw.as_bytes()).is_some_and(|at| at > 0 && at + 1 < raw.len()) {
+            return None;
+        }
+        if self.peek()? != b'}' {
+            return None;
+        }
+        self.pos += 1;
+        self.depth -= 1;
+        self.refs_read += 1;
+        self.dropped_refs.push(raw.into());
+        Some(())
     }
 
     fn skip_plain_value(&mut self) -> Option<()> {
@@ -260,28 +289,45 @@ impl<'a> Reader<'a> {
         }
         let bytes = self.bytes;
         let base = self.plain_keys.len();
+        // One bit per key read (by length and last byte): only a key whose bit is set
+        // needs the scan for a duplicate.
+        let mut seen = 0u64;
         loop {
             if self.peek()? != b'"' {
                 return None;
             }
             let (start, end) = self.skip_plain_string()?;
             let key = bytes.get(start..end)?;
+            if key == b"$ref" && self.plain_keys.len() == base {
+                return self.skip_plain_reference();
+            }
             // A big object's duplicate check is left to the full read (it is quadratic here).
             if key.first() == Some(&b'$') || self.plain_keys.len() - base >= 64 {
                 return None;
             }
-            let plain_keys = self.plain_keys.get(base..)?;
-            if plain_keys
-                .iter()
-                .any(|&(s, e)| bytes.get(s..e) == Some(key))
-            {
-                return None;
+            let last = usize::from(key.last().copied().unwrap_or(0));
+            let bit = 1u64 << ((key.len() * 7 + last) % 64);
+            if seen & bit != 0 {
+                let plain_keys = self.plain_keys.get(base..)?;
+                if plain_keys
+                    .iter()
+                    .any(|&(s, e)| bytes.get(s..e) == Some(key))
+                {
+                    return None;
+                }
             }
+            seen |= bit;
             self.plain_keys.push((start, end));
             if self.peek()? != b':' {
                 return None;
             }
             self.pos += 1;
+            // `": "`, the usual way, spares the whitespace loop.
+            if self.bytes.get(self.pos) == Some(&b' ')
+                && self.bytes.get(self.pos + 1).is_some_and(|&b| b > b' ')
+            {
+                self.pos += 1;
+            }
             self.skip_plain_value()?;
             if !self.plain_next(b'}')? {
                 break;

@@ -425,7 +425,8 @@ fn read_segment(
     keys: &Mutex<Interner>,
     projection: Option<&Projection>,
 ) -> Option<Segment> {
-    let text = std::str::from_utf8(bytes).ok()?;
+    // SIMD validation: a segment's bytes are checked before anything is read from them.
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
     let snapshot = keys.lock().ok()?.clone();
     let known = snapshot.len();
     let mut reader = Reader::new(text, 0, ELEMENT_DEPTH, snapshot).with_projection(projection);
