@@ -841,9 +841,12 @@ impl<'a> Reader<'a> {
             }
             seen |= bit;
             if drop {
-                // Kept for the duplicate check; its references for the dangling check.
+                // Kept for the duplicate check; its references for the dangling check (a
+                // skipped value put its own there).
                 self.dropped_keys.push(sym);
-                references_in(value, &mut self.dropped_refs);
+                if !skipped {
+                    references_in(value, &mut self.dropped_refs);
+                }
             } else {
                 self.entries.push((sym, value));
             }
