@@ -123,14 +123,18 @@ impl InventoryBuilder {
                 .entry(resource.type_name.clone())
                 .or_default(),
         };
-        if index.by_id.contains_key(&*resource.id) {
-            return Err(DuplicateResource {
-                type_name: resource.type_name.to_string(),
-                id: resource.id.to_string(),
-                index: idx as usize,
-            });
+        match index.by_id.entry(resource.id.clone()) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                return Err(DuplicateResource {
+                    type_name: resource.type_name.to_string(),
+                    id: resource.id.to_string(),
+                    index: idx as usize,
+                })
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(idx);
+            }
         }
-        index.by_id.insert(resource.id.clone(), idx);
         index.in_order.push(idx);
         self.inv.resources.push(resource);
         Ok(idx)
