@@ -44,6 +44,10 @@ fn dropped_values_fail_as_they_do_in_a_full_load() {
             r#"p.json:2:53: not JSON: invalid escape in a string (at $.resources[0].properties.x)"#,
         ),
         (
+            r#"{"x": {"a": {"b": [1]}, "c": {"d": "bad \q"}}}"#,
+            r#"p.json:2:82: not JSON: invalid escape in a string (at $.resources[0].properties.x.c.d)"#,
+        ),
+        (
             r#"{"x": 1e999}"#,
             r#"p.json:2:48: not JSON: number out of range: 1e999 (at $.resources[0].properties.x)"#,
         ),
@@ -152,6 +156,12 @@ fn dropped_values_are_gone_and_their_dangling_references_listed() {
             r#"{"kept": 2}"#,
         ),
         (r#"{"x": {"": 1, "a b": 2}, "kept": 3}"#, r#"{"kept": 3}"#),
+        // Not plain at the bottom (an escape), so read in full: its plain members'
+        // references are counted once, as a full load counts them.
+        (
+            r#"{"x": {"a": {"$ref": "t/gone"}, "b": {"c": {"d": "e\"f"}}}, "kept": 4}"#,
+            r#"{"kept": 4}"#,
+        ),
     ];
     for (properties, without) in cases {
         let (full, projected) = load(properties);

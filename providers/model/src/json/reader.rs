@@ -799,8 +799,13 @@ impl<'a> Reader<'a> {
                     Keep::Drop => {
                         dropped += 1;
                         drop = true;
-                        // Stepped over when plainly valid, else read (and checked) in full.
+                        // Stepped over when plainly valid, else read (and checked) in full,
+                        // unprojected: stepping over its own dropped members again would
+                        // rescan the text before the escape once per level.
                         skipped = self.skip_plain();
+                        if !skipped {
+                            self.filter = false;
+                        }
                     }
                     Keep::Whole => self.filter = false,
                     Keep::Through => {}
@@ -866,6 +871,12 @@ impl<'a> Reader<'a> {
             let filter = std::mem::replace(&mut self.filter, false);
             let again = self.object();
             self.filter = filter;
+            // Always an error (a dropped key is never `$unknown`'s), so what the first
+            // pass left in `dropped_refs` and `refs_read` never reaches a result.
+            debug_assert!(
+                again.is_err(),
+                "an $unknown object with other keys was accepted"
+            );
             return again;
         }
         let entries = take_from(&mut self.entries, base);
