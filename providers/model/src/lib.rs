@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod intern;
+pub mod input;
 mod inventory;
 mod json;
 mod plan;
