@@ -84,11 +84,13 @@ impl Snapshot {
         snapshot
     }
 
-    /// Reads the text of a JSON report (`cloudspec run --format json`).
+    /// Reads the text of a JSON report (`cloudspec run --format json`). Errors give the
+    /// line, column and JSON path of what is wrong; a field written twice, or a resource
+    /// listed twice in one rule, is an error (which one would count?).
     pub fn from_report(text: &str) -> Result<Snapshot, BaselineError> {
-        let value: serde_json::Value = serde_json::from_str(text)
+        let header: HeaderDoc = serde_json::from_str(text)
             .map_err(|e| BaselineError(format!("is not a cloudspec JSON report: {e}")))?;
-        match value.get("cloudspec_report") {
+        match header.cloudspec_report {
             None => {
                 return Err(BaselineError(
                     "is not a cloudspec JSON report (it has no \"cloudspec_report\" key; write one with `cloudspec run --format json`)".into(),
@@ -97,20 +99,48 @@ impl Snapshot {
             Some(v) if v.as_u64() == Some(REPORT_VERSION) => {}
             Some(v) => {
                 return Err(BaselineError(format!(
-                    "is a cloudspec report of version {v}, but this cloudspec reads version {REPORT_VERSION}"
+                    "is a cloudspec report of version {}, but this cloudspec reads version {REPORT_VERSION}",
+                    crate::text::escape_control(&excerpt_json(&v))
                 )))
             }
         }
-        let doc: ReportDoc = serde_json::from_value(value)
-            .map_err(|e| BaselineError(format!("is not a valid cloudspec JSON report: {e}")))?;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let doc: ReportDoc = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            BaselineError(format!(
+                "{}:{}: is not a valid cloudspec JSON report: at $.{path}: {}",
+                inner.line(),
+                inner.column(),
+                crate::text::escape_control(&strip_position(&inner.to_string()))
+            ))
+        })?;
         let mut snapshot = Snapshot::default();
-        for group in doc.groups {
-            for rule in group.rules {
-                let entry = snapshot.rule(&group.name, &rule.name, parse_status(&rule.status)?);
-                for r in rule.resources {
-                    entry
-                        .resources
-                        .insert((r.type_name, r.id), parse_status(&r.status)?);
+        for (g, group) in doc.groups.into_iter().enumerate() {
+            for (r, rule) in group.rules.into_iter().enumerate() {
+                let at = |what: String| format!("$.groups[{g}].rules[{r}]{what}");
+                let status = parse_status(&rule.status)
+                    .map_err(|e| BaselineError(format!("{} (at {})", e.0, at(".status".into()))))?;
+                let entry = snapshot.rule(&group.name, &rule.name, status);
+                let mut listed = BTreeSet::new();
+                for (k, res) in rule.resources.into_iter().enumerate() {
+                    let status = parse_status(&res.status).map_err(|e| {
+                        BaselineError(format!(
+                            "{} (at {})",
+                            e.0,
+                            at(format!(".resources[{k}].status"))
+                        ))
+                    })?;
+                    let key = (res.type_name, res.id);
+                    if !listed.insert(key.clone()) {
+                        return Err(BaselineError(format!(
+                            "is not a valid cloudspec JSON report: the resource {} {} is listed twice in one rule (at {})",
+                            crate::text::escape_control(&key.0),
+                            crate::text::escape_control(&key.1),
+                            at(format!(".resources[{k}]"))
+                        )));
+                    }
+                    entry.resources.insert(key, status);
                 }
             }
         }
@@ -180,10 +210,38 @@ fn parse_status(word: &str) -> Result<Status, BaselineError> {
         "waived" => Status::Waived,
         other => {
             return Err(BaselineError(format!(
-                "is not a valid cloudspec JSON report: unknown status \"{other}\""
+                "is not a valid cloudspec JSON report: unknown status \"{}\"",
+                crate::text::escape_control(&excerpt_text(other))
             )))
         }
     })
+}
+
+/// serde_json's message without the ` at line L column C` it appends (given before it).
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+/// At most 40 characters of a text from the report, for messages.
+fn excerpt_text(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// A JSON value as a short text, for messages.
+fn excerpt_json(value: &serde_json::Value) -> String {
+    excerpt_text(&value.to_string())
+}
+
+/// The version key of a report, read before the rest.
+#[derive(Deserialize)]
+struct HeaderDoc {
+    cloudspec_report: Option<serde_json::Value>,
 }
 
 /// The parts of the JSON report that drift reads.

@@ -17,6 +17,7 @@ pub mod report;
 pub mod rule_docs;
 pub mod syntax;
 pub mod testing;
+pub mod text;
 pub mod waivers;
 
 pub use cloudspec_model as model;

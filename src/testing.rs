@@ -89,6 +89,8 @@ impl fmt::Display for Expected {
 pub struct TestFile {
     /// The spec under test, relative to the test file; `None`: the file's own stem.
     pub spec: Option<String>,
+    /// Where the `spec:` value is written (1-based line and column), when it is.
+    pub spec_position: Option<(usize, usize)>,
     pub cases: Vec<Case>,
 }
 
@@ -101,6 +103,8 @@ pub struct Case {
     pub expect: Vec<RuleExpectation>,
     /// 1-based line of the case's name in the test file (0 when not found).
     pub line: usize,
+    /// Where the inventory path is written (1-based line and column), for a path.
+    pub inventory_position: Option<(usize, usize)>,
 }
 
 /// Where a case's inventory comes from.
@@ -192,6 +196,14 @@ struct RawCase {
 /// Parses a test file's text. Every problem found is returned, each with its position
 /// where it can be found.
 pub fn parse_test_file(source: &str) -> Result<TestFile, Vec<TestFileError>> {
+    // serde_yaml_ng bounds alias repetition only loosely (a small file can still expand to
+    // gigabytes): the same bounds as waiver files first.
+    crate::waivers::marked::check_expansion(source).map_err(|e| {
+        vec![TestFileError::at(
+            Some((e.pos.line, e.pos.column)),
+            e.message,
+        )]
+    })?;
     let raw: RawFile = serde_yaml_ng::from_str(source).map_err(|e| {
         let pos = e.location().map(|l| (l.line(), l.column()));
         vec![TestFileError::at(pos, yaml_message(&e))]
@@ -223,8 +235,13 @@ pub fn parse_test_file(source: &str) -> Result<TestFile, Vec<TestFileError>> {
         }
     }
     if errors.is_empty() {
+        let spec_position = raw
+            .spec
+            .as_deref()
+            .and_then(|spec| locate(source, spec, source.find("spec:").unwrap_or(0)));
         Ok(TestFile {
             spec: raw.spec,
+            spec_position,
             cases,
         })
     } else {
@@ -283,9 +300,14 @@ fn parse_case(
         }
     }
     if errors.is_empty() {
+        let inventory_position = match &inventory {
+            InventorySource::Path(path) => locate(source, path, cursor),
+            InventorySource::Inline(_) => None,
+        };
         Ok(Case {
             name: raw.name,
             inventory,
+            inventory_position,
             expect,
             line: pos.map_or(0, |p| p.0),
         })

@@ -13,7 +13,7 @@
 //!     expires: 2027-03-31            # a date (UTC end of day) or an RFC 3339 time
 //! ```
 
-mod marked;
+pub(crate) mod marked;
 
 use std::collections::BTreeMap;
 
@@ -216,6 +216,13 @@ fn waiver(node: &Node) -> Result<Waiver, WaiverError> {
 /// A field's non-empty text value.
 fn text(node: &Node, name: &str) -> Result<String, WaiverError> {
     match node {
+        Node::Scalar { null: false, .. } if node.kind() != "a text value" => Err(WaiverError::at(
+            node.pos(),
+            format!(
+                "`{name}` must be a text value, found {} (put it in quotes to mean the text)",
+                node.kind()
+            ),
+        )),
         Node::Scalar {
             text, null: false, ..
         } if !text.trim().is_empty() => Ok(text.clone()),

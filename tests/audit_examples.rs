@@ -66,20 +66,39 @@ fn assert_cron_schedule(fields: &[&str]) {
 }
 
 /// Runs an example's cloudspec command line (after `cloudspec`) with its paths mapped to
-/// the example files; returns the exit status and the temporary directory it ran in.
+/// copies of the example files; returns the exit status and the temporary directory it ran
+/// in. Run as root (CI), the command runs as the unprivileged user `nobody`, as the
+/// systemd unit and the Kubernetes job do: what the examples write (`console=/dev/null`,
+/// the output directory) must work without privileges, and must not replace `/dev/null`.
 fn run_example_command(command: &str) -> (i32, tempfile::TempDir) {
+    use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _, PermissionsExt as _};
     let tmp = tempfile::tempdir().unwrap();
+    let open = |p: &Path, mode: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    open(tmp.path(), 0o777);
+    // Copies that `nobody` can read (the checkout and the target directory may not be).
+    let copy = |from: PathBuf, name: &str| {
+        let to = tmp.path().join(name);
+        std::fs::copy(&from, &to).unwrap();
+        open(&to, 0o755);
+        to
+    };
+    let binary = copy(PathBuf::from(env!("CARGO_BIN_EXE_cloudspec")), "cloudspec");
+    let spec = copy(root().join("examples/prod.cloudspec"), "prod.cloudspec");
+    let waiver_file = copy(root().join("examples/deploy/waivers.yaml"), "waivers.yaml");
+    let inventory = copy(root().join("examples/inventory.json"), "inventory.json");
     let audits = tmp.path().join("audits");
     let mut map: BTreeMap<&str, PathBuf> = BTreeMap::new();
     for specs in ["/etc/cloudspec/specs", "/config/specs", "specs/"] {
-        map.insert(specs, root().join("examples/prod.cloudspec"));
+        map.insert(specs, spec.clone());
     }
     for waivers in [
         "/etc/cloudspec/waivers.yaml",
         "/config/waivers.yaml",
         "waivers.yaml",
     ] {
-        map.insert(waivers, root().join("examples/deploy/waivers.yaml"));
+        map.insert(waivers, waiver_file.clone());
     }
     for dir in ["/var/lib/cloudspec/audits", "/audits"] {
         map.insert(dir, audits.clone());
@@ -92,15 +111,20 @@ fn run_example_command(command: &str) -> (i32, tempfile::TempDir) {
         })
         .collect();
     assert!(args.iter().any(|a| a == "run"), "{command}");
-    let out = Command::new(env!("CARGO_BIN_EXE_cloudspec"))
-        .current_dir(tmp.path())
+    let dev_null = std::fs::metadata("/dev/null").unwrap();
+    let mut cmd = Command::new(&binary);
+    cmd.current_dir(tmp.path())
         .args(&args)
         .arg("--inventory")
-        .arg(root().join("examples/inventory.json"))
+        .arg(&inventory)
         .env("CLOUDSPEC_NOW", NOW)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+        .env("NO_COLOR", "1");
+    let as_root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+    if as_root {
+        use std::os::unix::process::CommandExt as _;
+        cmd.uid(65534).gid(65534);
+    }
+    let out = cmd.output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         !stderr.contains("\"level\":\"ERROR\"") && !stderr.contains("error:"),
@@ -110,6 +134,9 @@ fn run_example_command(command: &str) -> (i32, tempfile::TempDir) {
         !stderr.contains("expired") && !stderr.contains("matched no failure"),
         "the example waivers all apply: {stderr}"
     );
+    let after = std::fs::metadata("/dev/null").unwrap();
+    assert!(after.file_type().is_char_device(), "/dev/null was replaced");
+    assert_eq!(after.ino(), dev_null.ino(), "/dev/null was replaced");
     (out.status.code().unwrap_or(-1), tmp)
 }
 

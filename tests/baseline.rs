@@ -311,7 +311,7 @@ fn diff_of_something_that_is_not_a_report_exits_2() {
     let (status, _, stderr) = cloudspec(d.path(), &["diff", "gone.json", "new.json"]);
     assert_eq!(status, 2);
     assert!(
-        stderr.starts_with("error: gone.json: cannot read the report: "),
+        stderr.starts_with("error: gone.json: cannot read: "),
         "{stderr}"
     );
 }

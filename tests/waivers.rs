@@ -234,7 +234,7 @@ fn an_unreadable_waiver_file_is_an_error() {
     let (status, _, stderr) = run_at(NOW, &["--waivers", "missing.yaml"]);
     assert_eq!(status, 2);
     assert!(
-        stderr.starts_with("error: missing.yaml: cannot read the waiver file: "),
+        stderr.starts_with("error: missing.yaml: cannot read: "),
         "{stderr}"
     );
 }

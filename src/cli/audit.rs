@@ -10,6 +10,8 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 
 use super::{RunArgs, EXIT_USAGE};
+use cloudspec_model::input;
+
 use crate::baseline::{self, Snapshot};
 use crate::model::{Inventory, Value};
 use crate::outcome::{AppliedWaiver, ResourceOutcome, RunOutcome, WaiverSummary};
@@ -32,14 +34,14 @@ impl Audit {
     pub(super) fn load(args: &RunArgs) -> Result<Audit, u8> {
         let mut audit = Audit::default();
         if let Some(path) = &args.waivers {
-            let file = path.display().to_string();
-            let text = read(path, "waiver file")?;
+            let file = input::display_path(path);
+            let text = read(path, "a waiver file", input::MAX_YAML_BYTES)?;
             let list = waivers::parse(&text).map_err(|e| fail(&format!("{file}:{e}")))?;
             audit.waivers = Some((file, list));
         }
         if let Some(path) = &args.baseline {
-            let file = path.display().to_string();
-            let text = read(path, "baseline")?;
+            let file = input::display_path(path);
+            let text = read(path, "a baseline report", input::MAX_REPORT_BYTES)?;
             let snapshot =
                 Snapshot::from_report(&text).map_err(|e| fail(&format!("{file}: {e}")))?;
             audit.baseline = Some((file, snapshot));
@@ -93,10 +95,9 @@ pub(super) fn now() -> Result<DateTime<Utc>, u8> {
     }
 }
 
-/// Reads a file, or logs why not.
-fn read(path: &Path, what: &str) -> Result<String, u8> {
-    std::fs::read_to_string(path)
-        .map_err(|e| fail(&format!("{}: cannot read the {what}: {e}", path.display())))
+/// Reads a file within its size limit, or logs why not.
+fn read(path: &Path, what: &'static str, limit: u64) -> Result<String, u8> {
+    input::read_text(path, limit, what).map_err(|e| fail(&e.to_string()))
 }
 
 /// Logs an error; returns the exit status for it.

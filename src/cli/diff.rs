@@ -53,12 +53,17 @@ pub(super) fn diff(args: DiffArgs) -> u8 {
 
 /// Reads one report, or logs why not.
 fn read(path: &std::path::Path) -> Result<Snapshot, u8> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        tracing::error!("{}: cannot read the report: {e}", path.display());
+    let text = cloudspec_model::input::read_text(
+        path,
+        cloudspec_model::input::MAX_REPORT_BYTES,
+        "a JSON report",
+    )
+    .map_err(|e| {
+        tracing::error!("{e}");
         EXIT_USAGE
     })?;
     Snapshot::from_report(&text).map_err(|e| {
-        tracing::error!("{}: {e}", path.display());
+        tracing::error!("{}: {e}", cloudspec_model::input::display_path(path));
         EXIT_USAGE
     })
 }

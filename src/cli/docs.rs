@@ -87,11 +87,11 @@ fn pack_name(dir: &Path) -> String {
 }
 
 fn load_spec(path: &Path, color: bool) -> Option<SpecSource> {
-    let shown = path.display().to_string().replace('\\', "/");
-    let source = match std::fs::read_to_string(path) {
+    let shown = cloudspec_model::input::display_path(path).replace('\\', "/");
+    let source = match super::files::read_spec(path) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {shown}: cannot read: {e}");
+        Err(message) => {
+            eprintln!("error: {message}");
             return None;
         }
     };
@@ -109,12 +109,15 @@ fn load_spec(path: &Path, color: bool) -> Option<SpecSource> {
 }
 
 fn write_pages(dir: &Path, pages: &[rule_docs::Page]) -> Result<(), String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("{}: cannot create the directory: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        format!(
+            "{}: cannot create the directory: {e}",
+            cloudspec_model::input::display_path(dir)
+        )
+    })?;
     for page in pages {
         let path = dir.join(&page.path);
-        std::fs::write(&path, &page.content)
-            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        super::files::write_bytes(&path, page.content.as_bytes())?;
     }
     Ok(())
 }

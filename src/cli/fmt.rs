@@ -1,8 +1,8 @@
 //! `cloudspec fmt`: rewrite spec files in canonical layout (docs/language.md, "Formatting"),
 //! or with `--check` only report which ones are not.
 
-use std::io::{IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::IsTerminal;
+use std::path::Path;
 
 use super::{expand_spec_paths, use_color, FmtArgs, EXIT_FAIL, EXIT_OK, EXIT_USAGE};
 use crate::render_diagnostics::render;
@@ -72,21 +72,22 @@ fn formatted(name: &str, source: &str, color: bool) -> Option<String> {
 }
 
 fn format_stdin(check: bool, color: bool) -> Outcome {
-    let mut source = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut source) {
-        eprintln!("error: cannot read standard input: {e}");
-        return Outcome::Failed;
-    }
+    let source = match super::files::read_spec_stdin() {
+        Ok(source) => source,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Outcome::Failed;
+        }
+    };
     let Some(text) = formatted("<stdin>", &source, color) else {
         return Outcome::Failed;
     };
     let changed = text != source;
     if check {
-        if changed {
-            println!("<stdin>");
+        if changed && super::files::print_stdout("<stdin>\n").is_err() {
+            return Outcome::Failed;
         }
-    } else if let Err(e) = std::io::stdout().write_all(text.as_bytes()) {
-        eprintln!("error: cannot write standard output: {e}");
+    } else if super::files::print_stdout(&text).is_err() {
         return Outcome::Failed;
     }
     if changed {
@@ -97,11 +98,11 @@ fn format_stdin(check: bool, color: bool) -> Outcome {
 }
 
 fn format_file(path: &Path, check: bool, color: bool) -> Outcome {
-    let name = path.display().to_string();
-    let source = match std::fs::read_to_string(path) {
+    let name = cloudspec_model::input::display_path(path);
+    let source = match super::files::read_spec(path) {
         Ok(source) => source,
-        Err(e) => {
-            eprintln!("error: cannot read {name}: {e}");
+        Err(message) => {
+            eprintln!("error: {message}");
             return Outcome::Failed;
         }
     };
@@ -112,45 +113,19 @@ fn format_file(path: &Path, check: bool, color: bool) -> Outcome {
         return Outcome::Unchanged;
     }
     if check {
-        println!("{name}");
+        if super::files::print_stdout(&format!("{name}\n")).is_err() {
+            return Outcome::Failed;
+        }
         return Outcome::Changed;
     }
-    match replace_file(path, &text) {
+    match super::files::write_bytes(path, text.as_bytes()) {
         Ok(()) => {
             eprintln!("formatted {name}");
             Outcome::Changed
         }
-        Err(e) => {
-            eprintln!("error: cannot write {name}: {e}");
+        Err(message) => {
+            eprintln!("error: {message}");
             Outcome::Failed
         }
     }
-}
-
-/// Writes `text` to a temporary file next to `path`, then renames it over `path`, so a
-/// crash never leaves a half-written spec. Keeps the file's permissions.
-fn replace_file(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = temp_path(path);
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            std::fs::set_permissions(&tmp, meta.permissions())?;
-        }
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// `dir/.name.cloudspec.fmt-<pid>.tmp`.
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.fmt-{}.tmp", std::process::id()))
 }

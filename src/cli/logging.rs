@@ -78,9 +78,18 @@ where
         mut writer: Writer<'_>,
         event: &Event<'_>,
     ) -> fmt::Result {
-        write!(writer, "{}: ", level_word(*event.metadata().level()))?;
-        ctx.field_format().format_fields(writer.by_ref(), event)?;
-        writeln!(writer)
+        // Fields are formatted first, then written with their control characters
+        // escaped: a newline or escape code in data can neither forge a log line nor
+        // drive the terminal.
+        let mut fields = String::new();
+        ctx.field_format()
+            .format_fields(Writer::new(&mut fields), event)?;
+        writeln!(
+            writer,
+            "{}: {}",
+            level_word(*event.metadata().level()),
+            crate::text::escape_control(&fields)
+        )
     }
 }
 

@@ -5,6 +5,7 @@ mod audit;
 mod collect;
 mod diff;
 mod docs;
+mod files;
 mod fmt;
 mod hcl;
 mod hcldec;
@@ -294,37 +295,23 @@ pub(crate) fn use_color(when: &str, is_terminal: bool) -> bool {
     }
 }
 
-/// Expands directories into the `*.cloudspec` files below them (sorted); files stay as given.
+/// Expands directories into the `*.cloudspec` files below them (sorted; links followed
+/// only inside the tree, [`files::walk`]); files stay as given.
 pub(crate) fn expand_spec_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let mut found = Vec::new();
-            collect_specs(path, &mut found)
-                .map_err(|e| format!("{}: cannot read directory: {e}", path.display()))?;
+            let found = files::walk(path, |p| p.extension().is_some_and(|e| e == "cloudspec"))?;
             if found.is_empty() {
                 return Err(format!(
                     "{}: no .cloudspec files in this directory",
-                    path.display()
+                    cloudspec_model::input::display_path(path)
                 ));
             }
-            found.sort();
             out.extend(found);
         } else {
             out.push(path.clone());
         }
     }
     Ok(out)
-}
-
-fn collect_specs(dir: &std::path::Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            collect_specs(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "cloudspec") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }

@@ -201,8 +201,8 @@ pub(crate) fn write_run(
         if crash_after == Some(i) {
             crash_while_writing(&path, text.as_bytes());
         }
-        super::run::write_atomically(&path, text.as_bytes())
-            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        super::files::replace(&path, |out| out.write_all(text.as_bytes()))
+            .map_err(|e| format!("{}: {e}", cloudspec_model::input::display_path(&path)))?;
         written.push(path);
     }
     Ok((stamp, written))
@@ -216,8 +216,13 @@ pub(crate) fn crash_after() -> Option<usize> {
 /// Simulates a crash in the middle of writing `path`: half of its bytes go to the
 /// temporary file, then the process aborts (no destructor runs, as in a real crash).
 fn crash_while_writing(path: &Path, bytes: &[u8]) -> ! {
-    let tmp = super::run::temporary_path(path);
-    let _ = std::fs::write(tmp, &bytes[..bytes.len() / 2]);
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = path.with_file_name(format!(".{name}.crash.tmp"));
+    let _ = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(tmp)
+        .and_then(|mut f| f.write_all(&bytes[..bytes.len() / 2]));
     std::process::abort()
 }
 

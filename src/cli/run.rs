@@ -78,12 +78,8 @@ fn run_steps(args: &RunArgs) -> Result<u8, u8> {
         return Err(EXIT_USAGE);
     }
     if let Some(path) = &args.save_inventory {
-        inventory.save(path).map_err(|e| {
-            usage(&format!(
-                "{}: cannot save the inventory: {e}",
-                path.display()
-            ))
-        })?;
+        super::files::write_file(path, |out| inventory.write_json(out).map(drop))
+            .map_err(|e| usage(&format!("cannot save the inventory: {e}")))?;
     }
     let inputs: Vec<SpecInput<'_>> = specs
         .iter()
@@ -297,50 +293,9 @@ fn write_report(
                     )
                 })
         }
-        Some(path) => write_atomically_with(path, write).map_err(|e| {
-            format!(
-                "{}: cannot write the {} report: {e}",
-                path.display(),
-                target.format.name()
-            )
-        }),
+        Some(path) => super::files::write_file(path, write)
+            .map_err(|e| format!("cannot write the {} report: {e}", target.format.name())),
     }
-}
-
-/// Writes a file next to its final place, then renames it there.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_atomically_with(path, |out| out.write_all(bytes))
-}
-
-/// [`write_atomically`] with the content written by `write` through a buffer.
-pub(crate) fn write_atomically_with(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let tmp = temporary_path(path);
-    let written = std::fs::File::create(&tmp).and_then(|file| {
-        let mut out = std::io::BufWriter::new(file);
-        write(&mut out)?;
-        out.flush()
-    });
-    written
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
-}
-
-/// Where [`write_atomically`] writes `path` first: `.NAME.PID.tmp` in the same directory.
-pub(crate) fn temporary_path(path: &Path) -> PathBuf {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    dir.join(format!(".{name}.{}.tmp", std::process::id()))
 }
 
 /// Reads and parses every spec; prints every problem. `None` when any file failed.
@@ -355,11 +310,11 @@ fn load_specs(paths: &[PathBuf], color: bool) -> Option<Vec<Loaded>> {
     let mut ok = true;
     let mut loaded = Vec::new();
     for path in files {
-        let file = path.display().to_string();
-        let source = match std::fs::read_to_string(&path) {
+        let file = cloudspec_model::input::display_path(&path);
+        let source = match super::files::read_spec(&path) {
             Ok(s) => s,
-            Err(e) => {
-                usage(&format!("{file}: cannot read: {e}"));
+            Err(message) => {
+                usage(&message);
                 ok = false;
                 continue;
             }

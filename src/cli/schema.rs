@@ -28,7 +28,11 @@ pub(super) fn schema(args: SchemaArgs) -> u8 {
             "types": chosen.iter().map(|s| type_json(s)).collect::<Vec<_>>(),
         });
         match serde_json::to_string_pretty(&doc) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => {
+                if let Err(status) = super::files::print_stdout(&format!("{text}\n")) {
+                    return status;
+                }
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 return EXIT_USAGE;
@@ -39,14 +43,19 @@ pub(super) fn schema(args: SchemaArgs) -> u8 {
         for s in chosen {
             type_text(s, &mut out);
         }
-        print!("{out}");
+        if let Err(status) = super::files::print_stdout(&out) {
+            return status;
+        }
     }
     EXIT_OK
 }
 
 fn unknown_type(name: &str, set: &SchemaSet) -> u8 {
     let names: Vec<&str> = set.types.keys().map(String::as_str).collect();
-    eprintln!("error: unknown resource type \"{name}\"");
+    eprintln!(
+        "error: unknown resource type \"{}\"",
+        cloudspec_model::input::escape_control(name)
+    );
     match crate::check::suggest(name, &names) {
         Some(s) => eprintln!("help: did you mean \"{s}\"?"),
         None => eprintln!("help: `cloudspec schema` lists the resource types"),

@@ -54,16 +54,19 @@ struct LoadedTest {
 struct Out {
     to_stderr: bool,
     color: bool,
+    /// Standard output, which remembers a failed write (a closed pipe, a full disk): the
+    /// results were not delivered, so the run exits with status 2.
+    stdout: std::cell::RefCell<super::files::Stdout>,
 }
 
 impl Out {
-    /// Prints one line; a closed pipe (`cloudspec test rules/ | head`) is not an error.
+    /// Prints one line.
     fn line(&self, text: &str) {
-        let _ = if self.to_stderr {
-            writeln!(std::io::stderr().lock(), "{text}")
+        if self.to_stderr {
+            let _ = writeln!(std::io::stderr().lock(), "{text}");
         } else {
-            writeln!(std::io::stdout().lock(), "{text}")
-        };
+            self.stdout.borrow_mut().line(text);
+        }
     }
 
     fn paint(&self, text: &str, ansi: &str) -> String {
@@ -89,6 +92,7 @@ pub(super) fn test(args: TestArgs) -> u8 {
         return EXIT_USAGE;
     };
     let out = Out {
+        stdout: Default::default(),
         to_stderr: matches!(junit, Some(None)),
         color: use_color(
             &args.color,
@@ -113,6 +117,9 @@ pub(super) fn test(args: TestArgs) -> u8 {
         ));
     }
     out.line(&format!("{} passed, {failed} failed", total - failed));
+    if let Err(status) = out.stdout.into_inner().finish() {
+        return status;
+    }
     if let Some(target) = junit {
         if let Err(message) = write_junit(target.as_deref(), &testing::render_junit(&results)) {
             return usage(&message);
@@ -164,8 +171,8 @@ fn write_junit(file: Option<&Path>, xml: &str) -> Result<(), String> {
                 .and_then(|_| stdout.flush())
                 .map_err(|e| format!("cannot write the JUnit report to stdout: {e}"))
         }
-        Some(path) => super::run::write_atomically(path, xml.as_bytes())
-            .map_err(|e| format!("{}: cannot write the JUnit report: {e}", path.display())),
+        Some(path) => super::files::write_bytes(path, xml.as_bytes())
+            .map_err(|e| format!("cannot write the JUnit report: {e}")),
     }
 }
 
@@ -175,8 +182,9 @@ fn write_junit(file: Option<&Path>, xml: &str) -> Result<(), String> {
 
 /// What the command line names.
 struct Found {
-    /// Test files, sorted within each directory argument.
-    tests: Vec<PathBuf>,
+    /// Test files, sorted within each directory argument, each with the tree the paths
+    /// inside it must stay in (the directory argument, or the test file's directory).
+    tests: Vec<(PathBuf, PathBuf)>,
     /// Specs found in directory arguments that no test file tests.
     specs_without_tests: Vec<PathBuf>,
 }
@@ -196,14 +204,13 @@ fn discover(paths: &[PathBuf]) -> Result<Found, String> {
     let mut specs = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let mut files = Vec::new();
-            walk(path, &mut files)
-                .map_err(|e| format!("{}: cannot read directory: {e}", path.display()))?;
-            files.sort();
+            let files = super::files::walk(path, |p| {
+                is_test_file(p) || p.extension().is_some_and(|e| e == "cloudspec")
+            })?;
             let before = tests.len();
             for file in files {
                 if is_test_file(&file) {
-                    tests.push(file);
+                    tests.push((file, path.clone()));
                 } else if file.extension().is_some_and(|e| e == "cloudspec") {
                     specs.push(file);
                 }
@@ -226,36 +233,33 @@ fn discover(paths: &[PathBuf]) -> Result<Found, String> {
                         path.with_extension("test.yaml").display()
                     )
                 })?;
-            tests.push(sibling);
+            tests.push((sibling, parent_dir(path)));
         } else {
-            tests.push(path.clone());
+            tests.push((path.clone(), parent_dir(path)));
         }
     }
     let mut seen = std::collections::BTreeSet::new();
-    tests.retain(|t| seen.insert(t.clone()));
+    tests.retain(|(t, _)| seen.insert(t.clone()));
     Ok(Found {
         tests,
         specs_without_tests: specs,
     })
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else {
-            out.push(path);
-        }
+/// The directory a file is in (`.` for a bare name).
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
     }
-    Ok(())
 }
 
-/// The spec a test file tests: its `spec:` key, or its own name with `.cloudspec`.
-fn spec_path(test_path: &Path, test: &TestFile) -> PathBuf {
+/// The spec a test file tests: its `spec:` key (inside `root`), or its own name with
+/// `.cloudspec`.
+fn spec_path(test_path: &Path, root: &Path, test: &TestFile) -> Result<PathBuf, String> {
     let dir = test_path.parent().unwrap_or(Path::new(""));
-    match &test.spec {
-        Some(spec) => dir.join(spec),
+    Ok(match &test.spec {
+        Some(spec) => super::files::resolve_inside(root, test_path, spec)?,
         None => {
             let name = test_path
                 .file_name()
@@ -267,7 +271,7 @@ fn spec_path(test_path: &Path, test: &TestFile) -> PathBuf {
                 .unwrap_or(&name);
             dir.join(format!("{stem}.cloudspec"))
         }
-    }
+    })
 }
 
 /// A path as a map key: canonical when it exists, so `a/../a/x` and `a/x` are one spec.
@@ -282,14 +286,14 @@ fn key_of(path: &Path) -> PathBuf {
 /// Reads every test file, its spec and its inventories; prints every problem. `None` when
 /// anything is invalid.
 fn load_all(
-    paths: &[PathBuf],
+    paths: &[(PathBuf, PathBuf)],
     color: bool,
 ) -> Option<(BTreeMap<PathBuf, LoadedSpec>, Vec<LoadedTest>)> {
     let mut specs: BTreeMap<PathBuf, Option<LoadedSpec>> = BTreeMap::new();
     let mut tests = Vec::new();
     let mut invalid = 0usize;
-    for path in paths {
-        match load_test(path, &mut specs, color) {
+    for (path, root) in paths {
+        match load_test(path, root, &mut specs, color) {
             Some(t) => tests.push(t),
             None => invalid += 1,
         }
@@ -312,14 +316,15 @@ fn load_all(
 
 fn load_test(
     path: &Path,
+    root: &Path,
     specs: &mut BTreeMap<PathBuf, Option<LoadedSpec>>,
     color: bool,
 ) -> Option<LoadedTest> {
-    let file = path.display().to_string();
-    let source = match std::fs::read_to_string(path) {
+    let file = cloudspec_model::input::display_path(path);
+    let source = match super::files::read_yaml(path, "a test file") {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {file}: cannot read: {e}");
+        Err(message) => {
+            eprintln!("error: {message}");
             return None;
         }
     };
@@ -330,14 +335,26 @@ fn load_test(
             return None;
         }
     };
-    let spec_file = spec_path(path, &test);
+    let spec_file = match spec_path(path, root, &test) {
+        Ok(p) => p,
+        Err(message) => {
+            let at = test
+                .spec_position
+                .map_or(String::new(), |(l, c)| format!(":{l}:{c}"));
+            eprintln!("error: {file}{at}: spec: {message}");
+            return None;
+        }
+    };
     let spec_key = key_of(&spec_file);
     let spec = specs
         .entry(spec_key.clone())
         .or_insert_with(|| load_spec(&spec_file, color))
         .as_ref();
     let Some(spec) = spec else {
-        eprintln!("error: {file}: its spec {} is invalid", spec_file.display());
+        eprintln!(
+            "error: {file}: its spec {} is invalid",
+            cloudspec_model::input::display_path(&spec_file)
+        );
         return None;
     };
     let errors = check_against_spec(&test, &spec.spec);
@@ -345,7 +362,7 @@ fn load_test(
         print_errors(&file, &errors);
         return None;
     }
-    let inventories = load_inventories(path, &file, &test)?;
+    let inventories = load_inventories(path, root, &file, &test)?;
     Some(LoadedTest {
         file,
         spec_key,
@@ -363,11 +380,11 @@ fn print_errors(file: &str, errors: &[testing::TestFileError]) {
 /// Reads, parses and statically checks a spec against the schemas of every provider its
 /// rules name (`aws:` types against the AWS schemas); prints every problem.
 fn load_spec(path: &Path, color: bool) -> Option<LoadedSpec> {
-    let file = path.display().to_string();
-    let source = match std::fs::read_to_string(path) {
+    let file = cloudspec_model::input::display_path(path);
+    let source = match super::files::read_spec(path) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {file}: cannot read the spec under test: {e}");
+        Err(message) => {
+            eprintln!("error: cannot read the spec under test: {message}");
             return None;
         }
     };
@@ -398,13 +415,30 @@ fn load_spec(path: &Path, color: bool) -> Option<LoadedSpec> {
 }
 
 /// Loads every case's inventory: a path relative to the test file, or the inline document.
-fn load_inventories(path: &Path, file: &str, test: &TestFile) -> Option<Vec<Inventory>> {
-    let dir = path.parent().unwrap_or(Path::new(""));
+fn load_inventories(
+    path: &Path,
+    root: &Path,
+    file: &str,
+    test: &TestFile,
+) -> Option<Vec<Inventory>> {
     let mut out = Vec::new();
     let mut ok = true;
     for case in &test.cases {
         let loaded = match &case.inventory {
-            InventorySource::Path(p) => Inventory::load(&dir.join(p)),
+            InventorySource::Path(p) => match super::files::resolve_inside(root, path, p) {
+                Ok(resolved) => Inventory::load(&resolved),
+                Err(message) => {
+                    let at = case
+                        .inventory_position
+                        .map_or(format!(":{}", case.line), |(l, c)| format!(":{l}:{c}"));
+                    eprintln!(
+                        "error: {file}{at}: case \"{}\": inventory: {message}",
+                        cloudspec_model::input::escape_control(&case.name)
+                    );
+                    ok = false;
+                    continue;
+                }
+            },
             InventorySource::Inline(value) => Inventory::from_slice(
                 &testing::inline_inventory_json(value),
                 &format!(
@@ -505,7 +539,7 @@ fn report_untested(
         if specs.contains_key(&key_of(path)) {
             continue;
         }
-        let Ok(source) = std::fs::read_to_string(path) else {
+        let Ok(source) = super::files::read_spec(path) else {
             continue;
         };
         let Some(spec) = crate::syntax::parse(&source).spec else {
@@ -515,7 +549,7 @@ fn report_untested(
         if rules > 0 {
             eprintln!(
                 "warning: {}: no test file tests this spec ({rules} rules untested)",
-                path.display()
+                cloudspec_model::input::display_path(path)
             );
             count += rules;
         }

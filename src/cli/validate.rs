@@ -54,7 +54,12 @@ pub(super) fn validate(args: ValidateArgs) -> u8 {
                 if !diagnostics.is_empty() {
                     eprint!(
                         "{}",
-                        render(&file.display().to_string(), &source, &diagnostics, color)
+                        render(
+                            &cloudspec_model::input::display_path(file),
+                            &source,
+                            &diagnostics,
+                            color
+                        )
                     );
                     eprintln!();
                 }
@@ -83,8 +88,7 @@ fn validate_file(
     path: &Path,
     schemas: Option<&crate::model::schema::SchemaSet>,
 ) -> Result<(String, Vec<Diagnostic>), String> {
-    let source = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let source = super::files::read_spec(path)?;
     let parsed = parse(&source);
     let mut diagnostics = parsed.diagnostics;
     if let (Some(spec), Some(schemas)) = (&parsed.spec, schemas) {

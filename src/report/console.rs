@@ -3,13 +3,16 @@
 //! values, unknown paths, errors, waivers), then a summary line and the run's warnings.
 //!
 //! The table has a fixed width so that the output does not depend on the terminal, and
-//! holds no ANSI code unless [`RenderOptions::color`] is set.
+//! holds no ANSI code unless [`RenderOptions::color`] is set. Every text that came from
+//! data (names, ids, values, messages) has its control characters escaped, so an inventory
+//! can neither drive the terminal nor forge a line of the report.
 
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table};
 
 use super::{group_label, resource_counts, sorted_resources, RenderOptions};
 use crate::outcome::{ResourceOutcome, RunOutcome, Status};
+use crate::text::escape_control as e;
 
 /// The table's width in columns, whatever the terminal.
 const TABLE_WIDTH: u16 = 120;
@@ -18,7 +21,7 @@ const TABLE_WIDTH: u16 = 120;
 pub fn render(outcome: &RunOutcome, options: &RenderOptions) -> String {
     let mut out = String::new();
     if let Some(at) = &outcome.collected_at {
-        out.push_str(&format!("Inventory collected at {at}\n"));
+        out.push_str(&format!("Inventory collected at {}\n", e(at)));
     }
     out.push_str(&rules_table(outcome, options.color).to_string());
     out.push('\n');
@@ -30,8 +33,9 @@ pub fn render(outcome: &RunOutcome, options: &RenderOptions) -> String {
     out.push_str(&audit_lines(outcome));
     for warning in &outcome.warnings {
         out.push_str(&format!(
-            "{}: {warning}\n",
-            paint("warning", Some(YELLOW), options.color)
+            "{}: {}\n",
+            paint("warning", Some(YELLOW), options.color),
+            e(warning)
         ));
     }
     out
@@ -55,8 +59,8 @@ fn rules_table(outcome: &RunOutcome, color: bool) -> Table {
     for (spec, group, rule) in outcome.rules() {
         let counts = resource_counts(rule);
         let mut row = vec![
-            Cell::new(group_label(outcome, &spec.name, &group.name)),
-            Cell::new(&rule.name),
+            Cell::new(e(&group_label(outcome, &spec.name, &group.name))),
+            Cell::new(e(&rule.name)),
             status_cell(rule.status, color),
         ];
         for count in [
@@ -126,16 +130,18 @@ fn details(outcome: &RunOutcome, color: bool) -> String {
         }
         out.push_str(&format!(
             "{} › {} [{}]\n",
-            group_label(outcome, &spec.name, &group.name),
-            rule.name,
+            e(&group_label(outcome, &spec.name, &group.name)),
+            e(&rule.name),
             paint(rule.status.as_str(), ansi_color(rule.status), color)
         ));
         out.push_str(&format!(
             "  at {}:{}:{}\n",
-            rule.location.file, rule.location.line, rule.location.column
+            e(&rule.location.file),
+            rule.location.line,
+            rule.location.column
         ));
         if let (Status::Error, Some(error)) = (rule.status, &rule.error) {
-            out.push_str(&format!("  error: {error}\n"));
+            out.push_str(&format!("  error: {}\n", e(error)));
         }
         for resource in sorted_resources(rule) {
             if resource.status != Status::Pass {
@@ -155,27 +161,31 @@ fn resource_details(resource: &ResourceOutcome, color: bool) -> String {
     let mut out = format!(
         "  {} {} {}{}{drift}\n",
         paint(resource.status.as_str(), ansi_color(resource.status), color),
-        resource.type_name,
-        resource.id,
+        e(&resource.type_name),
+        e(&resource.id),
         source_suffix(resource)
     );
     if let Some(error) = resource.error() {
-        out.push_str(&format!("    error: {error}\n"));
+        out.push_str(&format!("    error: {}\n", e(error)));
     }
     for failure in resource.failures() {
         out.push_str(&format!(
             "    {}: expected {}, actual {}\n      {}\n",
-            failure.path, failure.expected, failure.actual, failure.message
+            e(&failure.path),
+            e(&failure.expected),
+            failure.actual,
+            e(&failure.message)
         ));
     }
     for unknown in resource.unknowns() {
         out.push_str(&format!(
             "    {}: unknown ({})\n",
-            unknown.path, unknown.reason
+            e(&unknown.path),
+            e(&unknown.reason)
         ));
     }
     for note in resource.notes() {
-        out.push_str(&format!("    note: {note}\n"));
+        out.push_str(&format!("    note: {}\n", e(note)));
     }
     out
 }
@@ -184,8 +194,8 @@ fn resource_details(resource: &ResourceOutcome, color: bool) -> String {
 fn source_suffix(resource: &ResourceOutcome) -> String {
     match resource.source() {
         Some(source) => match source.line {
-            Some(line) => format!(" ({}:{line})", source.file),
-            None => format!(" ({})", source.file),
+            Some(line) => format!(" ({}:{line})", e(&source.file)),
+            None => format!(" ({})", e(&source.file)),
         },
         None => String::new(),
     }
@@ -229,7 +239,7 @@ fn audit_lines(outcome: &RunOutcome) -> String {
     if let Some(b) = &outcome.audit.baseline {
         out.push_str(&format!(
             "Baseline {}: {} new, {} persisting, {} fixed\n",
-            b.file,
+            e(&b.file),
             b.new,
             b.persisting,
             b.fixed.len()
@@ -237,14 +247,17 @@ fn audit_lines(outcome: &RunOutcome) -> String {
         for f in &b.fixed {
             out.push_str(&format!(
                 "  fixed: {} › {}: {} {}\n",
-                f.group, f.rule, f.type_name, f.id
+                e(&f.group),
+                e(&f.rule),
+                e(&f.type_name),
+                e(&f.id)
             ));
         }
     }
     if let Some(w) = &outcome.audit.waivers {
         out.push_str(&format!(
             "Waivers {}: {} applied, {} expired, {} unused\n",
-            w.file,
+            e(&w.file),
             w.applied,
             w.expired.len(),
             w.unused.len()

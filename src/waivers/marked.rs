@@ -1,12 +1,23 @@
 //! A small YAML tree whose every node knows its line and column, built from
 //! saphyr-parser's events, so that waiver errors can point at the offending entry.
 //!
-//! Scalars stay text (a waiver file has no numbers or booleans that matter); anchors and
-//! aliases are resolved by copying; tags are ignored.
+//! Scalars stay text (a waiver file has no numbers or booleans that matter, but a plain
+//! `true` or `42` is told apart so that a text field can refuse it); anchors and aliases are
+//! resolved by copying; tags are ignored.
+//!
+//! Bounded: a document expands to at most [`MAX_NODES`] nodes, aliases included (a
+//! "billion laughs" file of a few hundred bytes is an error at the alias that goes over,
+//! not gigabytes of copies), and nests at most [`MAX_DEPTH`] collections deep.
+//! [`check_expansion`] applies the same bounds to any YAML text without building it.
 
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span};
+
+/// At most this many nodes in a document once its aliases are expanded.
+pub(crate) const MAX_NODES: usize = 1_000_000;
+/// At most this many collections nested in one another.
+pub(crate) const MAX_DEPTH: usize = 128;
 
 /// A position in the file, 1-based.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -31,6 +42,8 @@ pub(crate) enum Node {
     Scalar {
         text: String,
         null: bool,
+        /// Written without quotes (so `true` or `42` is a boolean or a number).
+        plain: bool,
         pos: Pos,
     },
     Seq {
@@ -55,11 +68,48 @@ impl Node {
     pub(crate) fn kind(&self) -> &'static str {
         match self {
             Node::Scalar { null: true, .. } => "nothing",
+            Node::Scalar {
+                plain: true, text, ..
+            } if is_bool(text) => "a boolean",
+            Node::Scalar {
+                plain: true, text, ..
+            } if is_number(text) => "a number",
             Node::Scalar { .. } => "a text value",
             Node::Seq { .. } => "a list",
             Node::Map { .. } => "a mapping",
         }
     }
+}
+
+/// YAML 1.2 core schema booleans.
+fn is_bool(text: &str) -> bool {
+    matches!(text, "true" | "True" | "TRUE" | "false" | "False" | "FALSE")
+}
+
+/// YAML 1.2 core schema numbers: integers (decimal, `0o`, `0x`), floats, `.inf`, `.nan`.
+fn is_number(text: &str) -> bool {
+    let t = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if matches!(t, ".inf" | ".Inf" | ".INF") || matches!(text, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    if let Some(hex) = text.strip_prefix("0x") {
+        return !hex.is_empty() && hex.chars().all(|c| c.is_ascii_hexdigit());
+    }
+    if let Some(oct) = text.strip_prefix("0o") {
+        return !oct.is_empty() && oct.chars().all(|c| ('0'..='7').contains(&c));
+    }
+    let (mantissa, exponent) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
+        None => (t, None),
+    };
+    let digits = mantissa.replacen('.', "", 1);
+    let mantissa_ok =
+        !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) && mantissa != ".";
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && e.chars().all(|c| c.is_ascii_digit())
+    });
+    mantissa_ok && exponent_ok
 }
 
 /// A YAML syntax error: where, and the parser's words.
@@ -85,10 +135,12 @@ impl From<ScanError> for SyntaxError {
 /// document is an error.
 pub(crate) fn parse(text: &str) -> Result<Option<Node>, SyntaxError> {
     let mut builder = Builder::default();
+    let mut budget = Budget::default();
     let mut parser = Parser::new_from_str(text);
     let mut documents = 0;
     for item in &mut parser {
         let (event, span) = item?;
+        budget.event(&event, &span)?;
         if let Event::DocumentStart(_) = event {
             documents += 1;
             if documents > 1 {
@@ -102,6 +154,87 @@ pub(crate) fn parse(text: &str) -> Result<Option<Node>, SyntaxError> {
         builder.event(event, &span)?;
     }
     Ok(builder.root)
+}
+
+/// Checks that every document of `text` stays within [`MAX_NODES`] and [`MAX_DEPTH`] once
+/// its aliases are expanded, without building it (for YAML read by other parsers).
+pub(crate) fn check_expansion(text: &str) -> Result<(), SyntaxError> {
+    let mut budget = Budget::default();
+    for item in Parser::new_from_str(text) {
+        let (event, span) = item?;
+        if let Event::DocumentStart(_) = event {
+            budget = Budget::default();
+        }
+        budget.event(&event, &span)?;
+    }
+    Ok(())
+}
+
+/// Counts the nodes a document expands to: each anchor's size is remembered, and an alias
+/// costs as much as what it repeats.
+#[derive(Debug, Default)]
+struct Budget {
+    total: usize,
+    /// Each open collection's anchor and size so far (itself included).
+    open: Vec<(usize, usize)>,
+    sizes: HashMap<usize, usize>,
+}
+
+impl Budget {
+    fn event(&mut self, event: &Event<'_>, span: &Span) -> Result<(), SyntaxError> {
+        let pos = Pos::of(span);
+        match event {
+            Event::Scalar(_, _, anchor, _) => self.place(1, 1, *anchor, pos),
+            Event::Alias(id) => {
+                let size = self.sizes.get(id).copied().unwrap_or(1);
+                self.place(size, size, 0, pos)
+            }
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                if self.open.len() >= MAX_DEPTH {
+                    return Err(SyntaxError {
+                        pos,
+                        message: format!(
+                            "collections nested more than {MAX_DEPTH} deep; cloudspec reads YAML up to that depth"
+                        ),
+                    });
+                }
+                self.open.push((*anchor, 0));
+                Ok(())
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let (anchor, size) = self.open.pop().unwrap_or((0, 0));
+                self.place(size.saturating_add(1), 1, anchor, pos)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A finished node: `subtree` nodes in all, `new` of them not counted yet (a
+    /// collection's children were counted as they finished).
+    fn place(
+        &mut self,
+        subtree: usize,
+        new: usize,
+        anchor: usize,
+        pos: Pos,
+    ) -> Result<(), SyntaxError> {
+        self.total = self.total.saturating_add(new);
+        if self.total > MAX_NODES {
+            return Err(SyntaxError {
+                pos,
+                message: format!(
+                    "the document expands to more than {MAX_NODES} values (aliases repeat too much)"
+                ),
+            });
+        }
+        if anchor != 0 {
+            self.sizes.insert(anchor, subtree);
+        }
+        if let Some((_, parent)) = self.open.last_mut() {
+            *parent = parent.saturating_add(subtree);
+        }
+        Ok(())
+    }
 }
 
 /// A collection being built: its position, anchor, and what it holds so far.
@@ -130,6 +263,7 @@ impl Builder {
                 let node = Node::Scalar {
                     text: text.into_owned(),
                     null,
+                    plain: style == ScalarStyle::Plain,
                     pos,
                 };
                 self.finish(node, anchor);
