@@ -70,7 +70,7 @@ fn validate_names_an_unreadable_file() {
     let out = run(&["validate", "missing.cloudspec"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("cannot read missing.cloudspec"),
+        stderr(&out).contains("missing.cloudspec: cannot read: "),
         "{}",
         stderr(&out)
     );
