@@ -559,6 +559,28 @@ fn permissions_with_a_misspelt_type_is_an_error() {
     );
 }
 
+#[test]
+fn a_newline_in_data_cannot_forge_a_log_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(&d.join("s.cloudspec"), SPEC);
+    write(
+        &d.join("inv.json"),
+        r#"{"cloudspec_inventory": 1, "provider": "aws", "resources": [{"type": "aws:s3:bucket", "id": "b1", "properties": {"versioning": {"status": "Enabled"}, "x": {"$ref": "aws:s3:bucket/gone\nerror: forged line"}}}], "errors": [{"type": "aws:s3:bucket", "message": "denied\nerror: forged \u001b[31m"}]}"#,
+    );
+    let out = cloudspec(d, &["run", "s.cloudspec", "--inventory", "inv.json"]);
+    assert_eq!(code(&out), 3);
+    assert_eq!(
+        stderr(&out),
+        "warning: dangling reference: aws:s3:bucket/gone\\nerror: forged line is not in the inventory\n"
+    );
+    assert!(
+        stdout(&out).contains("  error: aws:s3:bucket, whose collection failed (denied\\nerror: forged \\u{1b}[31m)\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
 // -------------------------------------------------------------------------------------
 // Safe display
 // -------------------------------------------------------------------------------------
