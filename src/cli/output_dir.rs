@@ -79,7 +79,13 @@ fn create_lock(path: &Path, now: DateTime<Utc>) -> std::io::Result<Lock> {
 
 /// Takes over a lock whose process is gone; anything else is an error naming the holder.
 fn take_over(dir: &Path, path: &Path, now: DateTime<Utc>) -> Result<Lock, String> {
-    let content = std::fs::read_to_string(path).unwrap_or_default();
+    // A lock is a small regular file of ours: anything else (a link, a device, a big
+    // file) is read as saying nothing about its holder.
+    let content = std::fs::symlink_metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .and_then(|_| cloudspec_model::input::read_text(path, 4096, "a lock file").ok())
+        .unwrap_or_default();
     let holder = Holder::parse(&content);
     if holder.pid.is_none_or(is_alive) {
         return Err(format!(
@@ -116,7 +122,12 @@ impl Holder {
         for line in content.lines() {
             match line.split_once('=') {
                 Some(("pid", pid)) => holder.pid = pid.trim().parse().ok(),
-                Some(("started", at)) => holder.started = Some(at.trim().to_string()),
+                Some(("started", at)) => {
+                    // Only a time is shown; anything else in the file is not echoed.
+                    holder.started = DateTime::parse_from_rfc3339(at.trim())
+                        .is_ok()
+                        .then(|| at.trim().to_string());
+                }
                 _ => {}
             }
         }
@@ -268,6 +279,11 @@ mod tests {
         let h = Holder::parse("pid=42\nstarted=2026-11-23T07:15:00Z\n");
         assert_eq!(h.describe(), "pid 42, started 2026-11-23T07:15:00Z");
         assert_eq!(Holder::parse("garbage").describe(), "an unknown process");
+        assert_eq!(
+            Holder::parse("pid=7\nstarted=AWS_SECRET_ACCESS_KEY=x\n").describe(),
+            "pid 7",
+            "what is not a time is not echoed"
+        );
     }
 
     #[test]
