@@ -5,15 +5,11 @@
 #![cfg(unix)]
 
 use std::os::unix::fs::{symlink, FileTypeExt as _, MetadataExt as _};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// A value that must never reach any output.
 const SECRET: &str = "s3cr3t-AKIAEXAMPLE-never-printed";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// `cloudspec ARGS` in `dir`, with the secret in its environment.
 fn cloudspec(dir: &Path, args: &[&str]) -> Output {
@@ -421,8 +417,18 @@ fn printing_commands(d: &Path) -> Vec<Vec<String>> {
         &d.join("t/s.test.yaml"),
         "cases:\n  - name: c\n    inventory: inv.json\n    expect:\n      \"G/R\": pass\n",
     );
-    let report = root().join("examples/inventory.json");
-    let _ = report;
+    let report = cloudspec(
+        d,
+        &[
+            "run",
+            "s.cloudspec",
+            "--inventory",
+            "inv.json",
+            "--format",
+            "json=r.json",
+        ],
+    );
+    assert_eq!(code(&report), 0, "{}", stderr(&report));
     let args: Vec<Vec<&str>> = vec![
         vec!["run", "s.cloudspec", "--inventory", "inv.json"],
         vec![
@@ -451,6 +457,7 @@ fn printing_commands(d: &Path) -> Vec<Vec<String>> {
         ],
         vec!["fmt", "--check", "messy.cloudspec"],
         vec!["schema"],
+        vec!["diff", "r.json", "r.json"],
         vec!["schema", "--format", "json"],
         vec!["permissions", "s.cloudspec"],
         vec!["hcl", "eval", "a.hcl"],
