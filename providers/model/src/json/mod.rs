@@ -289,3 +289,50 @@ fn duplicate_error(
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stream_past_the_limit_is_an_error_at_the_first_byte_past_it() {
+        let head = b"{\"cloudspec_inventory\": 1, \"resources\": [\n";
+        let limit = 1 << 20;
+        let mut endless = std::io::Read::chain(&head[..], std::io::repeat(b' '));
+        let e = read_stream(&mut endless, "fifo", limit).expect_err("endless");
+        let column = limit as usize - head.len() + 1;
+        assert_eq!(
+            e.to_string(),
+            format!("fifo:2:{column}: larger than the 1 MiB limit for an inventory read from a pipe or a device (at $)")
+        );
+        // Exactly the limit is read whole.
+        let text = format!(
+            "{{\"cloudspec_inventory\": 1, \"resources\": []}}{}",
+            " ".repeat(1000)
+        );
+        let mut stream = text.as_bytes();
+        let bytes = read_stream(&mut stream, "fifo", text.len() as u64).expect("fits");
+        assert_eq!(bytes, text.as_bytes());
+        let mut stream = text.as_bytes();
+        let e = read_stream(&mut stream, "fifo", text.len() as u64 - 1).expect_err("one byte over");
+        assert!(e.to_string().contains("larger than the"), "{e}");
+    }
+
+    #[test]
+    fn a_stream_stops_at_its_first_byte_that_cannot_start_an_inventory() {
+        // After a byte-order mark and whitespace, a `[`: nothing more is read.
+        let mut endless =
+            std::io::Read::chain(&b"\xEF\xBB\xBF \r\n\t[1,"[..], std::io::repeat(b'1'));
+        let e = read_stream(&mut endless, "fifo", u64::MAX).expect_err("an array");
+        assert_eq!(
+            e.to_string(),
+            "fifo:2:2: expected the inventory to be a JSON object, found array (at $)"
+        );
+        let mut zeros = std::io::repeat(0);
+        let e = read_stream(&mut zeros, "/dev/zero", u64::MAX).expect_err("zeros");
+        assert_eq!(
+            e.to_string(),
+            "/dev/zero:1:1: not JSON: expected a JSON value (at $)"
+        );
+    }
+}
