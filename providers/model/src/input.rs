@@ -76,7 +76,7 @@ pub fn display_path(path: &Path) -> String {
 pub fn human_bytes(n: u64) -> String {
     const UNITS: [(&str, u32); 3] = [("GiB", 30), ("MiB", 20), ("KiB", 10)];
     for (unit, shift) in UNITS {
-        if n >= 1 << shift && n % (1 << shift) == 0 {
+        if n >= 1 << shift && n.is_multiple_of(1 << shift) {
             return format!("{} {unit}", n >> shift);
         }
     }
