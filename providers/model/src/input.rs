@@ -76,7 +76,7 @@ pub fn display_path(path: &Path) -> String {
 pub fn human_bytes(n: u64) -> String {
     const UNITS: [(&str, u32); 3] = [("GiB", 30), ("MiB", 20), ("KiB", 10)];
     for (unit, shift) in UNITS {
-        if n >= 1 << shift && n % (1 << shift) == 0 {
+        if n >= 1 << shift && n.is_multiple_of(1 << shift) {
             return format!("{} {unit}", n >> shift);
         }
     }
@@ -160,7 +160,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// [`line_col`] over bytes whose prefix up to `offset` is UTF-8 (continuation bytes are not
 /// counted as columns).
-fn byte_line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
+pub(crate) fn byte_line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let mut line = 1;
     let mut line_start = 0;

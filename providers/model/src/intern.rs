@@ -1,6 +1,9 @@
 //! Interned object keys: every distinct key string is stored once per inventory.
 
-use rustc_hash::FxHashMap;
+/// A hash map keyed by text from the input (keys, types, ids), with a hasher seeded at
+/// random: with a fixed hash (FxHash), keys built to collide made every insert scan all
+/// the others (20,000 such keys of one object took 2.9 s to load; bench/README.md).
+pub(crate) type TextMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 /// An interned key. Only meaningful with the [`Interner`] that made it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -9,7 +12,7 @@ pub struct Sym(pub u32);
 /// Maps key strings to [`Sym`]s and back.
 #[derive(Debug, Default, Clone)]
 pub struct Interner {
-    map: FxHashMap<Box<str>, Sym>,
+    map: TextMap<Box<str>, Sym>,
     names: Vec<Box<str>>,
 }
 

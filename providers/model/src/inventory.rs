@@ -2,9 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use rustc_hash::FxHashMap;
-
-use crate::intern::{Interner, Sym};
+use crate::intern::{Interner, Sym, TextMap};
 use crate::value::{Object, Value};
 
 /// Index of a resource in [`Inventory::resources`].
@@ -49,7 +47,7 @@ pub struct Inventory {
     pub errors: Vec<CollectionError>,
     pub interner: Interner,
     /// The resources of each type, by id and in load order.
-    by_type: FxHashMap<crate::value::Text, TypeIndex>,
+    by_type: TextMap<crate::value::Text, TypeIndex>,
     /// `"<type>/<id>"` of every reference whose target is missing, once each, sorted.
     dangling: Vec<String>,
 }
@@ -57,7 +55,7 @@ pub struct Inventory {
 /// The resources of one type.
 #[derive(Debug, Clone, Default)]
 struct TypeIndex {
-    by_id: FxHashMap<crate::value::Text, ResourceIdx>,
+    by_id: TextMap<crate::value::Text, ResourceIdx>,
     in_order: Vec<ResourceIdx>,
 }
 
@@ -269,7 +267,7 @@ impl Keys<'_> {
 /// Resolves the references of `resources`; returns the dangling ones.
 fn resolve_all(
     resources: &mut [Resource],
-    by_type: &FxHashMap<crate::value::Text, TypeIndex>,
+    by_type: &TextMap<crate::value::Text, TypeIndex>,
     keys: Keys<'_>,
 ) -> BTreeSet<String> {
     let mut dangling = BTreeSet::new();
@@ -286,7 +284,7 @@ fn resolve_all(
 /// The references of `refs` (`"<type>/<id>"`) whose target is not in `by_type`.
 fn dangling_among(
     refs: &[Box<str>],
-    by_type: &FxHashMap<crate::value::Text, TypeIndex>,
+    by_type: &TextMap<crate::value::Text, TypeIndex>,
 ) -> BTreeSet<String> {
     let mut dangling = BTreeSet::new();
     // References of one type tend to come together: look the type up once for a run.
@@ -312,7 +310,7 @@ fn dangling_among(
 /// Sets the target of every reference inside `value`, recording the dangling ones.
 fn resolve(
     value: &mut Value,
-    by_type: &FxHashMap<crate::value::Text, TypeIndex>,
+    by_type: &TextMap<crate::value::Text, TypeIndex>,
     keys: Keys<'_>,
     dangling: &mut BTreeSet<String>,
 ) {

@@ -1,7 +1,8 @@
 //! The inventory document: the top-level object, its resources and its collection errors,
 //! read with [`Reader`] and checked against `shared/design/inventory.md`.
 
-use super::error::{LoadErrorKind, PResult, ParseError};
+use super::error::BOM;
+use super::error::{quoted_excerpt, LoadErrorKind, PResult, ParseError};
 use super::reader::{found_kind, Reader};
 use super::writer::quoted;
 use crate::intern::Interner;
@@ -61,20 +62,20 @@ pub(crate) fn parse(
 ) -> PResult<Document> {
     // SIMD validation first; the standard library's only to say where an error is.
     let text = match simdutf8::basic::from_utf8(bytes) {
-        Ok(text) => Ok(text),
-        Err(_) => std::str::from_utf8(bytes),
-    }
-    .map_err(|e| {
-        ParseError::new(
-            e.valid_up_to(),
-            LoadErrorKind::Syntax,
-            "invalid UTF-8 (an inventory is UTF-8 JSON)",
-        )
-    })?;
-    let mut r = Reader::new(text, 0, 0, interner).with_projection(projection);
+        Ok(text) => text,
+        Err(_) => match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => return Err(invalid_utf8(bytes, e.valid_up_to(), interner, projection)),
+        },
+    };
+    // A leading byte-order mark is skipped (RFC 8259 allows it; every input drops it).
+    let start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    let mut r = Reader::new(text, start, 0, interner).with_projection(projection);
     let mut doc = Document::default();
     let mut version_seen = false;
     let mut resources_seen = false;
+    let mut errors_seen = false;
+    let mut unknown = UnknownFields::default();
     let found = r.peek();
     if found != Some(b'{') {
         return Err(r.syntax_or_format(found, "expected the inventory to be a JSON object"));
@@ -89,7 +90,19 @@ pub(crate) fn parse(
             set_once(r, &mut doc.provider, v.map(String::from), key, key_pos)
         }
         "collected_at" => {
+            let at = r.pos;
             let v = optional_string(r, key)?;
+            if let Some(text) = &v {
+                if !is_timestamp(text) {
+                    return Err(r.format(
+                        at,
+                        format!(
+                            "expected \"collected_at\" to be an RFC 3339 timestamp such as \"2026-11-22T07:00:00Z\", found {}",
+                            quoted_excerpt(text)
+                        ),
+                    ));
+                }
+            }
             set_once(r, &mut doc.collected_at, v.map(String::from), key, key_pos)
         }
         "resources" => {
@@ -100,10 +113,11 @@ pub(crate) fn parse(
             Ok(())
         }
         "errors" => {
+            once(r, &mut errors_seen, key, key_pos)?;
             doc.errors = collection_errors(r)?;
             Ok(())
         }
-        _ => r.skip_value(),
+        _ => skip_unknown(r, &mut unknown, key, key_pos),
     })?;
     if r.peek().is_some() {
         return Err(r.syntax(r.pos, "trailing characters after the inventory object"));
@@ -121,6 +135,33 @@ pub(crate) fn parse(
     doc.dropped_refs = std::mem::take(&mut r.dropped_refs);
     doc.interner = std::mem::take(&mut r.interner);
     Ok(doc)
+}
+
+/// The error for a document whose bytes stop being UTF-8 at `at`: the first error a
+/// reader meets when it reads the text up to there followed by a byte no JSON accepts
+/// anywhere (a control character). So the error is where the invalid byte is, with the
+/// JSON path of the value it is in; or, when the text before it is already wrong, that
+/// earlier error.
+fn invalid_utf8(
+    bytes: &[u8],
+    at: usize,
+    interner: Interner,
+    projection: Option<&Projection>,
+) -> Box<ParseError> {
+    let mut prefix = bytes.get(..at).unwrap_or_default().to_vec();
+    prefix.push(0x01);
+    let message = "invalid UTF-8 (an inventory is UTF-8 JSON)";
+    match parse(&prefix, interner, projection) {
+        Err(mut e) if e.pos >= at => {
+            e.pos = at;
+            e.kind = LoadErrorKind::Syntax;
+            e.message = message.into();
+            e
+        }
+        Err(e) => e,
+        // Not reached: no JSON text holds the control character.
+        Ok(_) => ParseError::new(at, LoadErrorKind::Syntax, message),
+    }
 }
 
 impl Reader<'_> {
@@ -197,8 +238,31 @@ fn set_once<T>(
     Ok(())
 }
 
+/// The names of the unknown fields of an object read with [`fields`], for their
+/// duplicate check (a hash set with a random seed: the names are the input's to choose).
+/// Made when the first unknown field is met: most objects have none.
+#[derive(Default)]
+pub(crate) struct UnknownFields(Option<std::collections::HashSet<String>>);
+
+/// Skips the value of an unknown field, refusing a second field of the same name.
+pub(crate) fn skip_unknown(
+    r: &mut Reader,
+    seen: &mut UnknownFields,
+    key: &str,
+    key_pos: usize,
+) -> PResult<()> {
+    if !seen
+        .0
+        .get_or_insert_with(Default::default)
+        .insert(key.to_string())
+    {
+        return Err(duplicate_field(r, key, key_pos));
+    }
+    r.skip_value()
+}
+
 fn duplicate_field(r: &Reader, key: &str, key_pos: usize) -> Box<ParseError> {
-    r.format(key_pos, format!("duplicate field {}", quoted(key)))
+    r.format(key_pos, format!("duplicate field {}", quoted_excerpt(key)))
 }
 
 /// `"cloudspec_inventory"`, which must be exactly `1`.
@@ -209,14 +273,30 @@ fn version(r: &mut Reader) -> PResult<()> {
     if raw == FORMAT_VERSION.as_bytes() {
         return Ok(());
     }
-    let mut text: String = String::from_utf8_lossy(raw).chars().take(40).collect();
-    if raw.len() > text.len() {
+    let lossy = String::from_utf8_lossy(raw);
+    let head: String = lossy.chars().take(40).collect();
+    let mut text = crate::input::escape_control(&head).into_owned();
+    if lossy.len() > head.len() {
         text.push('…');
     }
     Err(r.format(
         start,
         format!("\"cloudspec_inventory\" must be {FORMAT_VERSION}, found {text}"),
     ))
+}
+
+/// A required string field that must not be empty (a resource's or a collection error's
+/// `type`, a resource's `id`).
+fn non_empty_string(r: &mut Reader, key: &str) -> PResult<crate::value::Text> {
+    let at = r.pos;
+    let text = required_string(r, key)?;
+    if text.is_empty() {
+        return Err(r.format(
+            at,
+            format!("expected {} to be a non-empty string", quoted(key)),
+        ));
+    }
+    Ok(text)
 }
 
 /// A required string field.
@@ -260,13 +340,24 @@ pub(crate) fn resource(r: &mut Reader) -> PResult<Resource> {
         return Err(r.syntax_or_format(found, "expected a resource (an object)"));
     }
     let mut f = ResourceFields::default();
+    let mut unknown = UnknownFields::default();
     fields(r, |r, key, key_pos| match key {
         "type" => {
-            let v = required_string(r, key)?;
+            let at = r.pos;
+            let v = non_empty_string(r, key)?;
+            if v.contains('/') {
+                return Err(r.format(
+                    at,
+                    format!(
+                        "\"type\" must not contain \"/\" (a \"$ref\" is split at its first \"/\"), found {}",
+                        quoted_excerpt(&v)
+                    ),
+                ));
+            }
             set_once(r, &mut f.type_name, Some(v), key, key_pos)
         }
         "id" => {
-            let v = required_string(r, key)?;
+            let v = non_empty_string(r, key)?;
             set_once(r, &mut f.id, Some(v), key, key_pos)
         }
         "region" => {
@@ -285,7 +376,7 @@ pub(crate) fn resource(r: &mut Reader) -> PResult<Resource> {
             let v = properties(r)?;
             set_once(r, &mut f.properties, Some(v), key, key_pos)
         }
-        _ => r.skip_value(),
+        _ => skip_unknown(r, &mut unknown, key, key_pos),
     })?;
     let missing =
         |field: &str| r.format(start, format!("missing required field {}", quoted(field)));
@@ -333,6 +424,7 @@ fn source(r: &mut Reader) -> PResult<Option<Box<Source>>> {
     }
     let mut file = None;
     let mut line = None;
+    let mut unknown = UnknownFields::default();
     fields(r, |r, key, key_pos| match key {
         "file" => {
             let v = required_string(r, key)?;
@@ -342,7 +434,7 @@ fn source(r: &mut Reader) -> PResult<Option<Box<Source>>> {
             let v = line_number(r)?;
             set_once(r, &mut line, v, key, key_pos)
         }
-        _ => r.skip_value(),
+        _ => skip_unknown(r, &mut unknown, key, key_pos),
     })?;
     let file = file.ok_or_else(|| r.format(start, "missing required field \"file\""))?;
     Ok(Some(Box::new(Source { file, line })))
@@ -403,9 +495,10 @@ fn collection_error(r: &mut Reader) -> PResult<CollectionError> {
         return Err(r.syntax_or_format(found, "expected a collection error (an object)"));
     }
     let (mut type_name, mut region, mut message) = (None, None, None);
+    let mut unknown = UnknownFields::default();
     fields(r, |r, key, key_pos| match key {
         "type" => {
-            let v = required_string(r, key)?;
+            let v = non_empty_string(r, key)?;
             set_once(r, &mut type_name, Some(String::from(v)), key, key_pos)
         }
         "region" => {
@@ -416,7 +509,7 @@ fn collection_error(r: &mut Reader) -> PResult<CollectionError> {
             let v = required_string(r, key)?;
             set_once(r, &mut message, Some(String::from(v)), key, key_pos)
         }
-        _ => r.skip_value(),
+        _ => skip_unknown(r, &mut unknown, key, key_pos),
     })?;
     let missing =
         |field: &str| r.format(start, format!("missing required field {}", quoted(field)));
@@ -478,6 +571,109 @@ pub(crate) fn resource_run(
         offsets.push(start);
         if !r.separator(b']', "a resource")? {
             return Ok(RunEnd::Closed);
+        }
+    }
+}
+
+/// Whether `text` is an RFC 3339 timestamp (`2026-11-22T07:00:00Z`, `2026-11-22T07:00:00.5+01:00`):
+/// a real date, a time with seconds, optional fraction, and `Z` or an offset, as time
+/// predicates require of the reference time (`shared/design/language.md`).
+pub(crate) fn is_timestamp(text: &str) -> bool {
+    let b = text.as_bytes();
+    let num = |range: std::ops::Range<usize>| -> Option<u32> {
+        let digits = b.get(range)?;
+        digits.iter().try_fold(0u32, |acc, &d| {
+            d.is_ascii_digit().then(|| acc * 10 + u32::from(d - b'0'))
+        })
+    };
+    let sep = |at: usize, allowed: &[u8]| b.get(at).is_some_and(|c| allowed.contains(c));
+    let (Some(year), Some(month), Some(day), Some(hour), Some(minute), Some(second)) = (
+        num(0..4),
+        num(5..7),
+        num(8..10),
+        num(11..13),
+        num(14..16),
+        num(17..19),
+    ) else {
+        return false;
+    };
+    if !(sep(4, b"-") && sep(7, b"-") && sep(10, b"Tt") && sep(13, b":") && sep(16, b":")) {
+        return false;
+    }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    if day == 0 || day > days || hour > 23 || minute > 59 || second > 60 {
+        return false;
+    }
+    let mut i = 19;
+    if b.get(i) == Some(&b'.') {
+        let digits = b.get(i + 1..).unwrap_or_default();
+        let n = digits.iter().take_while(|d| d.is_ascii_digit()).count();
+        if n == 0 {
+            return false;
+        }
+        i += 1 + n;
+    }
+    match b.get(i) {
+        Some(b'Z' | b'z') => i + 1 == b.len(),
+        Some(b'+' | b'-') => {
+            i + 6 == b.len()
+                && sep(i + 3, b":")
+                && num(i + 1..i + 3).is_some_and(|h| h <= 23)
+                && num(i + 4..i + 6).is_some_and(|m| m <= 59)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_timestamp;
+
+    #[test]
+    fn timestamps_are_rfc_3339_with_an_offset() {
+        for ok in [
+            "2026-11-22T07:00:00Z",
+            "2026-11-22t07:00:00z",
+            "2026-11-22T07:00:00.123456789Z",
+            "2026-11-22T08:00:00+01:00",
+            "2026-11-22T02:30:00-04:30",
+            "2024-02-29T23:59:60Z",
+            "2000-02-29T00:00:00Z",
+        ] {
+            assert!(is_timestamp(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "yesterday",
+            "2026-11-22",
+            "2026-11-22T07:00Z",
+            "2026-11-22T07:00:00",
+            "2026-11-22 07:00:00Z",
+            "2026-11-22T24:00:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-00-01T00:00:00Z",
+            "2026-04-31T00:00:00Z",
+            "2025-02-29T00:00:00Z",
+            "1900-02-29T00:00:00Z",
+            "2026-11-22T07:60:00Z",
+            "2026-11-22T07:00:61Z",
+            "2026-11-22T07:00:00.Z",
+            "2026-11-22T07:00:00+01",
+            "2026-11-22T07:00:00+0100",
+            "2026-11-22T07:00:00+24:00",
+            "2026-11-22T07:00:00Z ",
+            "2026-11-22T07:00:00Zé",
+            "２０２６-11-22T07:00:00Z",
+            "+2026-11-22T07:00:00Z",
+        ] {
+            assert!(!is_timestamp(bad), "{bad}");
         }
     }
 }

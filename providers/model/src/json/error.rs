@@ -32,7 +32,8 @@ pub enum LoadErrorKind {
 impl fmt::Display for LoadError {
     /// `file:line:col: message (at json_path)`, without `line:col` when unknown.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
+        // The name comes from a command line or a file: never a terminal's control.
+        write!(f, "{}", crate::input::escape_control(&self.file))?;
         if let (Some(line), Some(column)) = (self.line, self.column) {
             write!(f, ":{line}:{column}")?;
         }
@@ -101,13 +102,54 @@ impl ParseError {
     }
 }
 
-/// The 1-based line and column (in characters) of byte offset `pos`.
+/// The 1-based line and column (in characters) of byte offset `pos`, counted as
+/// [`crate::input::line_col`] counts them (`\n`, `\r\n` and a lone `\r` end a line). A
+/// leading byte-order mark is not part of the text, as for every other input
+/// ([`crate::input::into_text`]): the first character after it is at column 1.
 pub(crate) fn line_column(bytes: &[u8], pos: usize) -> (usize, usize) {
-    let before = bytes.get(..pos.min(bytes.len())).unwrap_or_default();
-    let line = memchr::memchr_iter(b'\n', before).count() + 1;
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-    let on_line = before.get(line_start..).unwrap_or_default();
-    (line, String::from_utf8_lossy(on_line).chars().count() + 1)
+    match bytes.strip_prefix(BOM) {
+        Some(rest) => crate::input::byte_line_col(rest, pos.saturating_sub(BOM.len())),
+        None => crate::input::byte_line_col(bytes, pos),
+    }
+}
+
+/// The UTF-8 byte-order mark, which an inventory may start with (RFC 8259 lets a parser
+/// ignore it).
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The most characters of a text from the input that a message quotes.
+pub(crate) const MAX_QUOTED: usize = 60;
+
+/// `text` as a message quotes it: a JSON string literal of at most [`MAX_QUOTED`]
+/// characters of it (a cut marked with `…` after the closing quote), with every control
+/// character and bidirectional override escaped, so that input data neither floods a
+/// message nor drives a terminal.
+pub(crate) fn quoted_excerpt(text: &str) -> String {
+    let (head, cut) = head(text);
+    let mut out = crate::input::escape_control(&super::writer::quoted(head)).into_owned();
+    if cut {
+        out.push('…');
+    }
+    out
+}
+
+/// `text` as a message shows it without quotes: at most [`MAX_QUOTED`] characters (a cut
+/// marked with `…`), control characters and bidirectional overrides escaped.
+pub(crate) fn shown(text: &str) -> String {
+    let (head, cut) = head(text);
+    let mut out = crate::input::escape_control(head).into_owned();
+    if cut {
+        out.push('…');
+    }
+    out
+}
+
+/// The first [`MAX_QUOTED`] characters of `text`, and whether that cut anything.
+fn head(text: &str) -> (&str, bool) {
+    match text.char_indices().nth(MAX_QUOTED) {
+        Some((at, _)) => (text.get(..at).unwrap_or(text), true),
+        None => (text, false),
+    }
 }
 
 /// `$.resources[3].properties["odd key"]` from segments stored innermost first.
@@ -120,17 +162,18 @@ pub(crate) fn path_string(innermost_first: &[Seg]) -> String {
                 out.push('.');
                 out.push_str(k);
             }
-            Seg::Key(k) => out.push_str(&format!("[{}]", super::writer::quoted(k))),
+            Seg::Key(k) => out.push_str(&format!("[{}]", quoted_excerpt(k))),
         }
     }
     out
 }
 
-/// Whether a key can be written after a dot in a path: `devices`, `$ref`.
+/// Whether a key can be written after a dot in a path: `devices`, `$ref` (and is short).
 fn is_plain_key(key: &str) -> bool {
     let mut chars = key.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+    key.len() <= MAX_QUOTED
+        && chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }

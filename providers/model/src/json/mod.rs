@@ -63,7 +63,7 @@ impl Inventory {
         threads: usize,
         projection: Option<&Projection>,
     ) -> Result<Inventory, LoadError> {
-        let name = path.display().to_string();
+        let name = crate::input::display_path(path);
         let io_error = |e: std::io::Error| LoadError {
             file: name.clone(),
             json_path: "$".into(),
@@ -76,9 +76,8 @@ impl Inventory {
         let metadata = file.metadata().ok();
         if !metadata.as_ref().is_some_and(|m| m.is_file()) {
             // A pipe or device cannot be read a second time for the serial read's exact
-            // errors: keep all of it.
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io_error)?;
+            // errors: keep all of it, up to the limit.
+            let bytes = read_stream(&mut file, &name, crate::input::MAX_INVENTORY_STREAM_BYTES)?;
             return Self::from_slice_from(&bytes, &name, threads, projection);
         }
         let size = metadata.and_then(|m| usize::try_from(m.len()).ok());
@@ -204,6 +203,70 @@ impl Inventory {
     }
 }
 
+/// Reads an inventory from a pipe or a device (which may never end) into memory: at most
+/// `limit` bytes, and not a byte more once the first byte that is not whitespace shows
+/// that this is no inventory (`/dev/zero` fails at its first byte). Errors are the serial
+/// read's, with their position; more than `limit` bytes is an error at the first byte
+/// past it.
+fn read_stream(
+    stream: &mut impl std::io::Read,
+    name: &str,
+    limit: u64,
+) -> Result<Vec<u8>, LoadError> {
+    let mut bytes = Vec::new();
+    let mut block = vec![0u8; 64 << 10];
+    let mut checked = false;
+    loop {
+        let n = match stream.read(&mut block) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                return Err(LoadError {
+                    file: name.into(),
+                    json_path: "$".into(),
+                    line: None,
+                    column: None,
+                    kind: LoadErrorKind::Io,
+                    message: format!("cannot read: {e}"),
+                })
+            }
+        };
+        bytes.extend_from_slice(block.get(..n).unwrap_or_default());
+        if !checked {
+            let text = bytes.strip_prefix(error::BOM).unwrap_or(&bytes);
+            if let Some(first) = text
+                .iter()
+                .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            {
+                checked = true;
+                if *first != b'{' {
+                    // Not an object: the serial read's error is at that byte.
+                    return match Inventory::from_slice_serial(&bytes, name, None) {
+                        Err(e) => Err(e),
+                        Ok(_) => Ok(bytes),
+                    };
+                }
+            }
+        }
+        if bytes.len() as u64 > limit {
+            let (line, column) =
+                error::line_column(&bytes, usize::try_from(limit).unwrap_or(usize::MAX));
+            return Err(LoadError {
+                file: name.into(),
+                json_path: "$".into(),
+                line: Some(line),
+                column: Some(column),
+                kind: LoadErrorKind::Io,
+                message: format!(
+                    "larger than the {} limit for an inventory read from a pipe or a device",
+                    crate::input::human_bytes(limit)
+                ),
+            });
+        }
+    }
+}
+
 /// The error for a second resource with the same type and id, at `offset`.
 fn duplicate_error(
     bytes: &[u8],
@@ -221,7 +284,55 @@ fn duplicate_error(
         kind: LoadErrorKind::Duplicate,
         message: format!(
             "duplicate resource {}/{} (first at $.resources[{first}])",
-            duplicate.type_name, duplicate.id
+            error::shown(&duplicate.type_name),
+            error::shown(&duplicate.id)
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stream_past_the_limit_is_an_error_at_the_first_byte_past_it() {
+        let head = b"{\"cloudspec_inventory\": 1, \"resources\": [\n";
+        let limit = 1 << 20;
+        let mut endless = std::io::Read::chain(&head[..], std::io::repeat(b' '));
+        let e = read_stream(&mut endless, "fifo", limit).expect_err("endless");
+        let column = limit as usize - head.len() + 1;
+        assert_eq!(
+            e.to_string(),
+            format!("fifo:2:{column}: larger than the 1 MiB limit for an inventory read from a pipe or a device (at $)")
+        );
+        // Exactly the limit is read whole.
+        let text = format!(
+            "{{\"cloudspec_inventory\": 1, \"resources\": []}}{}",
+            " ".repeat(1000)
+        );
+        let mut stream = text.as_bytes();
+        let bytes = read_stream(&mut stream, "fifo", text.len() as u64).expect("fits");
+        assert_eq!(bytes, text.as_bytes());
+        let mut stream = text.as_bytes();
+        let e = read_stream(&mut stream, "fifo", text.len() as u64 - 1).expect_err("one byte over");
+        assert!(e.to_string().contains("larger than the"), "{e}");
+    }
+
+    #[test]
+    fn a_stream_stops_at_its_first_byte_that_cannot_start_an_inventory() {
+        // After a byte-order mark and whitespace, a `[`: nothing more is read.
+        let mut endless =
+            std::io::Read::chain(&b"\xEF\xBB\xBF \r\n\t[1,"[..], std::io::repeat(b'1'));
+        let e = read_stream(&mut endless, "fifo", u64::MAX).expect_err("an array");
+        assert_eq!(
+            e.to_string(),
+            "fifo:2:2: expected the inventory to be a JSON object, found array (at $)"
+        );
+        let mut zeros = std::io::repeat(0);
+        let e = read_stream(&mut zeros, "/dev/zero", u64::MAX).expect_err("zeros");
+        assert_eq!(
+            e.to_string(),
+            "/dev/zero:1:1: not JSON: expected a JSON value (at $)"
+        );
     }
 }

@@ -9,6 +9,8 @@
 
 use std::borrow::Cow;
 
+use rustc_hash::FxHashSet;
+
 use super::error::{LoadErrorKind, PResult, ParseError};
 use crate::intern::{Interner, Sym};
 use crate::projection::{Keep, Projection};
@@ -16,6 +18,10 @@ use crate::value::{Object, Reference, Unknown, Value};
 
 /// The deepest nesting of arrays and objects accepted (serde_json's default limit).
 pub(crate) const MAX_DEPTH: usize = 128;
+
+/// Objects with up to this many keys are checked for duplicates by scanning their keys
+/// (behind a 64-bit filter); bigger ones by a hash set, so that the check stays linear.
+const SMALL_OBJECT: usize = 32;
 
 /// What a JSON value is, named from its first byte, for "found ..." in messages.
 pub(crate) fn found_kind(byte: Option<u8>) -> &'static str {
@@ -656,7 +662,10 @@ impl<'a> Reader<'a> {
         let text = self.utf8(start, end)?;
         match text.parse::<f64>() {
             Ok(f) if f.is_finite() => Ok(Value::Float(f)),
-            _ => Err(self.syntax(start, format!("number out of range: {text}"))),
+            _ => Err(self.syntax(
+                start,
+                format!("number out of range: {}", super::error::shown(text)),
+            )),
         }
     }
 
@@ -739,8 +748,10 @@ impl<'a> Reader<'a> {
         let parent = self.context;
         let mut previous: Option<Sym> = None;
         // One bit per key read (by symbol, modulo 64): only a key whose bit is set needs the
-        // scan for a duplicate.
+        // scan for a duplicate. Past [`SMALL_OBJECT`] keys the bits are nearly all set, so
+        // the keys go into a set instead: linear in the keys, however many there are.
         let mut seen = 0u64;
+        let mut many: Option<FxHashSet<Sym>> = None;
         // Entries the projection drops: read (and checked) like the others, then dropped.
         let mut dropped = 0usize;
         loop {
@@ -823,24 +834,29 @@ impl<'a> Reader<'a> {
                 self.mark_ref_key(sym);
             }
             let bit = 1u64 << (sym.0 % 64);
-            if seen & bit != 0
-                && (self
-                    .entries
-                    .get(base..)
-                    .unwrap_or_default()
-                    .iter()
-                    .any(|(k, _)| *k == sym)
-                    || self
-                        .dropped_keys
-                        .get(dropped_base..)
-                        .unwrap_or_default()
-                        .contains(&sym))
-            {
+            let duplicate = match many.as_mut() {
+                Some(keys) => !keys.insert(sym),
+                None => {
+                    seen & bit != 0
+                        && (self
+                            .entries
+                            .get(base..)
+                            .unwrap_or_default()
+                            .iter()
+                            .any(|(k, _)| *k == sym)
+                            || self
+                                .dropped_keys
+                                .get(dropped_base..)
+                                .unwrap_or_default()
+                                .contains(&sym))
+                }
+            };
+            if duplicate {
                 return Err(self.format(
                     key_pos,
                     format!(
                         "duplicate key {}",
-                        super::writer::quoted(self.interner.resolve(sym))
+                        super::error::quoted_excerpt(self.interner.resolve(sym))
                     ),
                 ));
             }
@@ -854,6 +870,12 @@ impl<'a> Reader<'a> {
                 }
             } else {
                 self.entries.push((sym, value));
+            }
+            if many.is_none()
+                && self.entries.len() - base + self.dropped_keys.len() - dropped_base
+                    >= SMALL_OBJECT
+            {
+                many = Some(self.keys_since(base, dropped_base));
             }
             first = false;
             if !self.separator(b'}', "an object member")? {
@@ -886,6 +908,20 @@ impl<'a> Reader<'a> {
                 .map(|u| Value::Unknown(Box::new(u))),
             None => Ok(Value::Object(Object { entries })),
         }
+    }
+
+    /// The keys of the object being read: its entries from `base` on and its dropped keys
+    /// from `dropped_base` on.
+    fn keys_since(&self, base: usize, dropped_base: usize) -> FxHashSet<Sym> {
+        let entries = self.entries.get(base..).unwrap_or_default();
+        let dropped = self.dropped_keys.get(dropped_base..).unwrap_or_default();
+        let mut keys = FxHashSet::with_capacity_and_hasher(
+            2 * (entries.len() + dropped.len()),
+            Default::default(),
+        );
+        keys.extend(entries.iter().map(|(k, _)| *k));
+        keys.extend(dropped.iter().copied());
+        keys
     }
 
     /// The key at `pos` (its opening quote) if it is the guessed one, `guess`; then `pos`
@@ -965,7 +1001,7 @@ impl<'a> Reader<'a> {
                 at,
                 format!(
                     "expected \"$ref\" to be \"<type>/<id>\", found {}",
-                    super::writer::quoted(&raw)
+                    super::error::quoted_excerpt(&raw)
                 ),
             ));
         }
@@ -1003,7 +1039,7 @@ impl<'a> Reader<'a> {
                         at,
                         format!(
                             "unexpected key {} next to \"$unknown\" (allowed: \"$unknown\", \"not_null\")",
-                            super::writer::quoted(name)
+                            super::error::quoted_excerpt(name)
                         ),
                     ))
                 }

@@ -87,11 +87,18 @@ pub(crate) fn read_file(
     };
     let indent = indent.to_vec();
     let mut skeleton = buf.get(..first).unwrap_or_default().to_vec();
+    // A line whose `{` is not read yet may be a candidate: searches look again from this
+    // far before the end of what they searched.
+    let margin = indent.len() + 2;
     let read = pipeline::<Chunk>(threads, first, size, projection, |feed| {
-        // The next segment starts at `buf[start]`.
+        // The next segment starts at `buf[start]`; no candidate starts a line before
+        // `buf[searched]` after it (so a long stretch without one is searched once, not
+        // once per block).
         let mut start = first;
+        let mut searched = first;
         loop {
-            if let Some(cut) = last_candidate(&buf, start, &indent) {
+            let len = buf.len();
+            if let Some(cut) = last_candidate(&buf, searched.max(start), &indent) {
                 let mut next = feed.buffer(block);
                 next.extend_from_slice(buf.get(cut..).unwrap_or_default());
                 let full = std::mem::replace(&mut buf, next);
@@ -102,6 +109,9 @@ pub(crate) fn read_file(
                     return Ok(None);
                 }
                 start = 0;
+                searched = (len - cut).saturating_sub(margin);
+            } else {
+                searched = len.saturating_sub(margin);
             }
             if eof {
                 break;
@@ -768,6 +778,28 @@ mod tests {
         }
         if let Some(inv) = read_slice(text.as_bytes(), 2, 100, None) {
             assert_eq!(summary(&inv), expected);
+        }
+    }
+
+    #[test]
+    fn a_long_stretch_without_a_cut_is_searched_once() {
+        // One resource of 200,000 lines after a small first one: no candidate cut after the
+        // first, so the buffer grows block by block. Each block used to search the whole
+        // buffer again (quadratic: minutes here); the result is the serial read's.
+        let mut text = String::from(
+            "{\n  \"cloudspec_inventory\": 1,\n  \"resources\": [\n    {\"type\": \"t\", \"id\": \"a\"},\n    {\"type\": \"t\", \"id\": \"b\", \"properties\": {\"l\": [\n",
+        );
+        for i in 0..200_000 {
+            text.push_str(&format!("      {i},\n"));
+        }
+        text.push_str("      0\n    ]}},\n    {\"type\": \"t\", \"id\": \"c\"}\n  ]\n}\n");
+        let expected = summary(&serial(&text));
+        for block in [64, 4096] {
+            match read_file(&mut text.as_bytes(), Some(text.len()), 2, block, None) {
+                Ok(FileRead::Loaded(inv)) => assert_eq!(summary(&inv), expected),
+                Ok(_) => panic!("block {block}: not read in segments"),
+                Err(e) => panic!("{e}"),
+            }
         }
     }
 
