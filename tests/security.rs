@@ -249,6 +249,13 @@ fn endless_and_binary_inputs_are_refused_with_a_position() {
         stderr(&out),
         "error: latin1.cloudspec:1:8: invalid UTF-8; a spec file must be UTF-8 text\nerror: 1 of 1 file has errors (1 error)\n"
     );
+    write(&d.join("s.cloudspec"), SPEC);
+    let out = cloudspec(d, &["run", "s.cloudspec", "--inventory", "/dev/zero"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "error: /dev/zero:1:1: not JSON: expected a JSON value (at $)\n"
+    );
     let mut bom = b"\xEF\xBB\xBF".to_vec();
     bom.extend_from_slice(SPEC.as_bytes());
     std::fs::write(d.join("bom.cloudspec"), bom).unwrap();
