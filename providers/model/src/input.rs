@@ -167,7 +167,7 @@ fn byte_line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let mut i = 0;
     while let Some(rel) = memchr::memchr2(b'\n', b'\r', &before[i..]) {
         let at = i + rel;
-        if before[at] == b'\r' && before.get(at + 1) == Some(&b'\n') {
+        if before[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
             // `\r\n`: the line ends at the `\n`.
             i = at + 1;
             continue;
@@ -221,7 +221,9 @@ pub fn excerpt(line: &str, column: usize, max: usize) -> (String, usize) {
     let (start, end) = if chars.len() <= max {
         (0, chars.len())
     } else {
-        let start = col.saturating_sub(max / 3).min(chars.len().saturating_sub(max));
+        let start = col
+            .saturating_sub(max / 3)
+            .min(chars.len().saturating_sub(max));
         (start, (start + max).min(chars.len()))
     };
     let mut out = String::new();
@@ -251,6 +253,8 @@ mod tests {
     fn lines_end_at_lf_crlf_and_lone_cr() {
         assert_eq!(line_col("a\nb", 2), (2, 1));
         assert_eq!(line_col("a\r\nb", 3), (2, 1));
+        // The `\n` of a `\r\n` is on the line the pair ends.
+        assert_eq!(line_col("a\r\nb", 2), (1, 3));
         assert_eq!(line_col("a\rb\rc", 4), (3, 1));
         assert_eq!(line_col("éx", 2), (1, 2));
         assert_eq!(line_col("ab", 99), (1, 3));
@@ -264,8 +268,14 @@ mod tests {
             "f:2:3: not a text file (a NUL byte); a spec must be UTF-8 text"
         );
         let e = into_text(b"x\r\xC3(".to_vec(), "f", "a spec").unwrap_err();
-        assert_eq!(e.to_string(), "f:2:1: invalid UTF-8; a spec must be UTF-8 text");
-        assert_eq!(into_text(b"\xEF\xBB\xBFok".to_vec(), "f", "x").unwrap(), "ok");
+        assert_eq!(
+            e.to_string(),
+            "f:2:1: invalid UTF-8; a spec must be UTF-8 text"
+        );
+        assert_eq!(
+            into_text(b"\xEF\xBB\xBFok".to_vec(), "f", "x").unwrap(),
+            "ok"
+        );
     }
 
     #[test]
