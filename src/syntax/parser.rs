@@ -84,13 +84,17 @@ pub fn parse_whole_file(source: &str) -> Parsed {
             let spec = pairs.next().and_then(|file| builder.file(file));
             builder.finish(spec)
         }
-        Err(error) => SyntaxFailure { error, offset: 0 }.into_parsed(source),
+        Err(error) => SyntaxFailure {
+            error: Box::new(error),
+            offset: 0,
+        }
+        .into_parsed(source),
     }
 }
 
-/// A pest failure on the item starting at `offset`.
+/// A pest failure on the item starting at `offset` (boxed: the error is large and rare).
 struct SyntaxFailure {
-    error: pest::error::Error<G>,
+    error: Box<pest::error::Error<G>>,
     offset: usize,
 }
 
@@ -150,15 +154,17 @@ impl<'s> Builder<'s> {
     /// Parses the item `item` at `offset`: its pair and where the next item starts.
     fn item(&mut self, item: G, offset: usize) -> Result<(Pair<'s, G>, usize), SyntaxFailure> {
         let text = self.source.get(offset..).unwrap_or_default();
-        let mut pairs =
-            CloudSpecParser::parse(item, text).map_err(|error| SyntaxFailure { error, offset })?;
+        let mut pairs = CloudSpecParser::parse(item, text).map_err(|error| SyntaxFailure {
+            error: Box::new(error),
+            offset,
+        })?;
         let pair = pairs.next().ok_or_else(|| SyntaxFailure {
-            error: pest::error::Error::new_from_pos(
+            error: Box::new(pest::error::Error::new_from_pos(
                 pest::error::ErrorVariant::CustomError {
                     message: "an empty parse".into(),
                 },
                 pest::Position::from_start(text),
-            ),
+            )),
             offset,
         })?;
         let end = offset + pair.as_span().end();
