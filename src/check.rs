@@ -4,7 +4,7 @@
 //! predicates on properties of the wrong type. Every problem of a file is reported, each
 //! with a "did you mean" where a close name exists. Types without a schema are not checked.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{quoted, Diagnostic};
 use crate::eval::predicates::{def, Applies};
 use crate::model::schema::{Member, MemberType, SchemaSet};
 use crate::syntax::ast::{Spec, Statement, Tail};
@@ -30,7 +30,7 @@ pub fn check(spec: &Spec, schemas: &SchemaSet) -> Vec<Diagnostic> {
                     let names: Vec<&str> = schemas.types.keys().map(|k| k.as_str()).collect();
                     let mut d = Diagnostic::error(
                         "unknown-resource-type",
-                        format!("unknown resource type \"{on}\""),
+                        format!("unknown resource type \"{}\"", quoted(on)),
                         rule.on.span,
                     )
                     .with_label("not a resource type of this provider");
@@ -74,7 +74,11 @@ fn statement(s: &Statement, scope: &Scope<'_>, schemas: &SchemaSet, out: &mut Ve
         let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
         let mut d = Diagnostic::error(
             "unknown-member",
-            format!("unknown member \"{}\" of {}", name.value, scope.owner),
+            format!(
+                "unknown member \"{}\" of {}",
+                quoted(&name.value),
+                quoted(&scope.owner)
+            ),
             name.span,
         )
         .with_label("no such member");
@@ -100,7 +104,7 @@ fn statement(s: &Statement, scope: &Scope<'_>, schemas: &SchemaSet, out: &mut Ve
                         "not-a-map",
                         format!(
                             "\"{}\" is {}, so it has no keys to look up",
-                            name.value,
+                            quoted(&name.value),
                             type_phrase(other)
                         ),
                         key.span,
@@ -143,7 +147,7 @@ fn statement(s: &Statement, scope: &Scope<'_>, schemas: &SchemaSet, out: &mut Ve
                             "\"{}\" applies to {}, but \"{}\" is {}",
                             p.words,
                             applies.noun(),
-                            name.value,
+                            quoted(&name.value),
                             type_phrase(element)
                         ),
                         p.span,
@@ -185,14 +189,14 @@ fn nested(
                     "not-an-association",
                     format!(
                         "\"{}\" is {}, not an association, so \">\" cannot follow it",
-                        name.value,
+                        quoted(&name.value),
                         type_phrase(other)
                     ),
                     arrow.join(name.span),
                 )
                 .with_label("not an association")
                 .with_help(match other {
-                    MemberType::Object(_) => format!("to enter the nested property, drop the \">\": {} ( ... )", name.value),
+                    MemberType::Object(_) => format!("to enter the nested property, drop the \">\": {} ( ... )", quoted(&name.value)),
                     _ => "\">\" follows associations to other resources; `cloudspec schema` lists them".into(),
                 }),
             ),
@@ -213,18 +217,21 @@ fn nested(
         MemberType::Association { .. } => out.push(
             Diagnostic::error(
                 "association-without-arrow",
-                format!("\"{}\" is an association: follow it with \">\"", name.value),
+                format!(
+                    "\"{}\" is an association: follow it with \">\"",
+                    quoted(&name.value)
+                ),
                 name.span,
             )
             .with_label("an association to another resource")
-            .with_help(format!("write > {} ( ... )", name.value)),
+            .with_help(format!("write > {} ( ... )", quoted(&name.value))),
         ),
         other => out.push(
             Diagnostic::error(
                 "not-nested",
                 format!(
                     "\"{}\" is {}, so it has no members to enter with ( ... )",
-                    name.value,
+                    quoted(&name.value),
                     type_phrase(other)
                 ),
                 name.span,
@@ -232,7 +239,7 @@ fn nested(
             .with_label("not a nested property")
             .with_help(format!(
                 "test the value itself, e.g. {} is not null",
-                name.value
+                quoted(&name.value)
             )),
         ),
     }
@@ -282,16 +289,45 @@ fn list(names: &[&str]) -> String {
 }
 
 /// The closest name to `wanted`, if any is close enough to be a likely typo.
+///
+/// Names whose lengths alone rule them out are skipped before any distance is computed, so
+/// a huge `wanted` costs one character count, not a distance matrix per name.
 pub fn suggest<'a>(wanted: &str, names: &[&'a str]) -> Option<&'a str> {
+    const MIN_SCORE: f64 = 0.6;
+    let wanted = wanted.to_lowercase();
+    let wanted_len = wanted.chars().count();
     names
         .iter()
-        .map(|n| {
-            (
-                strsim::normalized_damerau_levenshtein(&wanted.to_lowercase(), &n.to_lowercase()),
-                *n,
-            )
+        .filter_map(|n| {
+            let lower = n.to_lowercase();
+            could_match(wanted_len, lower.chars().count(), MIN_SCORE)
+                .then(|| (strsim::normalized_damerau_levenshtein(&wanted, &lower), *n))
         })
-        .filter(|(score, _)| *score >= 0.6)
+        .filter(|(score, _)| *score >= MIN_SCORE)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, n)| n)
+}
+
+/// Whether names of `a` and `b` characters can score `min` or more: the distance is at
+/// least the difference of the lengths, and the score is `1 - distance / longer`.
+fn could_match(a: usize, b: usize, min: f64) -> bool {
+    let longer = a.max(b);
+    longer == 0 || 1.0 - (a.abs_diff(b) as f64) / (longer as f64) >= min - 1e-9
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_skip_names_too_different_in_length() {
+        // Regression: a 10 MB member name built a distance matrix of 10M × 11 cells per
+        // member name of the schema.
+        let names = ["encrypted", "size"];
+        let huge = "e".repeat(10_000_000);
+        assert_eq!(suggest(&huge, &names), None);
+        assert_eq!(suggest("encrypt", &names), Some("encrypted"));
+        assert_eq!(suggest("Sise", &names), Some("size"));
+        assert!(could_match(5, 3, 0.6) && !could_match(5, 2, 0.6));
+    }
 }

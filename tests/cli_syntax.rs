@@ -138,3 +138,24 @@ fn fmt_reads_stdin_and_writes_stdout() {
         GOOD.replace("Assert x == 1\n", "Assert x == 1 # keep me\n")
     );
 }
+
+#[test]
+fn validate_prints_a_bounded_excerpt_of_a_huge_one_line_spec() {
+    // Regression: every message repeated the whole 160 KB line (750 MB of output; the
+    // issue's 159 KB case aborted).
+    let line = (0..3000)
+        .map(|i| format!("Rule \"r{i}\" On aws:ec2:instance Assert nosuch{i} == 1"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let dir = dir_with(&[("one.cloudspec", &format!("Spec \"x\" Group \"g\" {line}\n"))]);
+    let out = run(
+        &["validate", "--provider", "aws", "one.cloudspec"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.len() < 200_000, "{} bytes", err.len());
+    assert_eq!(err.matches("error[unknown-member]").count(), 100);
+    assert!(err.contains("\n1 | …g\" Rule \"r0\" On aws:ec2:instance Assert nosuch0 == 1 Rule \"r1\" On aws:ec2:instance Assert nosuch1 == 1 Rule \"r2\" On aws:…\n  |                                          ^^^^^^^ no such member\n"), "{err}");
+    assert!(err.ends_with("... and 2900 more diagnostics in one.cloudspec not shown (at most 100 per file)\n\nerror: 1 of 1 file has errors (3000 errors)\n"), "{err}");
+}

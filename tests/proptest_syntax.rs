@@ -298,3 +298,123 @@ proptest! {
         prop_assert_eq!(again, text);
     }
 }
+
+/// Tokens for edits of a valid text: every structure word, punctuation, broken strings,
+/// comments and line breaks of each kind.
+const SOUP: &[&str] = &[
+    "Spec",
+    "\"s\"",
+    "Group",
+    "\"g\"",
+    "Rule",
+    "\"r\"",
+    "On",
+    "a:b:c",
+    "With",
+    "Assert",
+    "And",
+    "and",
+    "x",
+    ">",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "=",
+    ",",
+    "==",
+    "is",
+    "not",
+    "null",
+    "between",
+    "1",
+    "-2.5",
+    "ip",
+    "within",
+    "network",
+    "all",
+    "no",
+    "#c\n",
+    "\"\\q\"",
+    "\"open",
+    "\n",
+    "\r",
+    "\r\n",
+    "Severity",
+    "high",
+    "Reference",
+    "Remediation",
+    "true",
+    "greater",
+    "than",
+    "1e999",
+    "99999999999999999999",
+    "group",
+    "rule",
+    "\"g0\"",
+    "\"r0\"",
+];
+
+/// `text` split at spaces, with each edit applied: delete, replace or insert a token.
+fn edited(text: &str, edits: &[(prop::sample::Index, u8, prop::sample::Index)]) -> String {
+    let mut tokens: Vec<String> = text.split(' ').map(str::to_string).collect();
+    for (at, kind, with) in edits {
+        if tokens.is_empty() {
+            break;
+        }
+        let i = at.index(tokens.len());
+        let new = SOUP[with.index(SOUP.len())].to_string();
+        match kind % 3 {
+            0 => {
+                tokens.remove(i);
+            }
+            1 => tokens[i] = new,
+            _ => tokens.insert(i, new),
+        }
+    }
+    tokens.join(" ")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The item-at-a-time parse gives exactly the whole-file parse's tree (spans included)
+    /// and diagnostics, on valid files and on files with a few random edits.
+    #[test]
+    fn item_parse_is_the_whole_file_parse(
+        spec in spec(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), any::<prop::sample::Index>()), 0..4),
+    ) {
+        let text = edited(&format(&spec, ""), &edits);
+        let items = parse(&text);
+        let whole = cloudspec::syntax::parse_whole_file(&text);
+        prop_assert_eq!(format!("{:?}", items.spec), format!("{:?}", whole.spec), "{}", text);
+        prop_assert_eq!(items.diagnostics, whole.diagnostics, "{}", text);
+    }
+
+    #[test]
+    fn item_parse_is_the_whole_file_parse_on_token_soup(tokens in prop::collection::vec(prop::sample::select(SOUP.to_vec()), 0..60)) {
+        let text = format!("Spec \"s\" Group \"g\" {}", tokens.join(" "));
+        let items = parse(&text);
+        let whole = cloudspec::syntax::parse_whole_file(&text);
+        prop_assert_eq!(format!("{:?}", items.spec), format!("{:?}", whole.spec), "{}", text);
+        prop_assert_eq!(items.diagnostics, whole.diagnostics, "{}", text);
+    }
+
+    /// The line index used for many look-ups in one text counts lines as
+    /// `cloudspec_model::input::line_col` does (`\n`, `\r\n`, lone `\r`).
+    #[test]
+    fn line_index_agrees_with_line_col(chars in prop::collection::vec(prop::sample::select(vec!['a', '\n', '\r', 'é', ' ', '😀']), 0..40)) {
+        let text: String = chars.into_iter().collect();
+        let index = cloudspec::diagnostic::LineIndex::new(&text);
+        for offset in 0..=text.len() + 1 {
+            prop_assert_eq!(
+                index.line_col(offset),
+                cloudspec_model::input::line_col(&text, offset),
+                "{:?} at {}", text, offset
+            );
+        }
+    }
+}

@@ -683,3 +683,233 @@ fn never_panics_on_tricky_inputs() {
     }
     assert!(Path::new("tests/fixtures/syntax/invalid").is_dir());
 }
+
+// ----- hostile input (issue 16) -----------------------------------------------------------
+
+/// The file of `wrap(statements)` rendered without colour.
+fn rendered(source: &str) -> String {
+    render("a.cloudspec", source, &parse(source).diagnostics, false)
+}
+
+#[test]
+fn a_long_line_is_shown_as_a_bounded_window_with_the_carets_in_place() {
+    // Regression: the whole line was printed for every diagnostic on it (a 159 KB one-line
+    // spec aborted `validate`).
+    let source = format!(
+        "Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert {} == 1 bad",
+        "x".repeat(5000)
+    );
+    let text = rendered(&source);
+    assert_eq!(
+        text,
+        format!(
+            "error[syntax]: expected \"And\" or the end of the rule\n --> a.cloudspec:1:5051\n  |\n1 | …{} == 1 bad\n  | {}^^^ found \"bad\"\n  |\n  = help: join statements with \"And\"; a rule ends where the next \"Rule\" or \"Group\" starts\n",
+            "x".repeat(111),
+            " ".repeat(118),
+        )
+    );
+}
+
+#[test]
+fn a_secret_on_a_long_line_is_not_printed_whole() {
+    let secret = format!("AWS_SECRET_ACCESS_KEY={}", "S".repeat(300));
+    let source = format!("{secret} Spec");
+    let text = rendered(&source);
+    assert!(!text.contains(&secret), "{text}");
+    let shown = text.lines().nth(3).unwrap_or_default();
+    assert_eq!(shown, format!("1 | {}…", &secret[..120]));
+}
+
+#[test]
+fn control_characters_in_the_shown_line_and_labels_are_escaped() {
+    // Regression: terminal escape codes in a spec reached the terminal.
+    let source = "Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x \u{1b}[31m == 1";
+    let text = rendered(source);
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert_eq!(
+        text.lines().nth(3),
+        Some("1 | Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x \\u{1b}[31m == 1")
+    );
+    // The caret is under the escape's first character, and as wide as the escape.
+    assert_eq!(
+        text.lines().nth(4),
+        Some(format!("  | {}^^^^^^ found \"\\u{{1b}}\"", " ".repeat(46)).as_str())
+    );
+}
+
+#[test]
+fn long_tokens_are_cut_in_messages_and_labels() {
+    let long = "y".repeat(10_000);
+    let found = messages(&format!(
+        "Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x == 1 {long}"
+    ));
+    assert_eq!(
+        found,
+        vec!["expected \"And\" or the end of the rule".to_string()]
+    );
+    let label = parse(&format!(
+        "Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x == 1 {long}"
+    ))
+    .diagnostics[0]
+        .label
+        .clone();
+    assert_eq!(label, Some(format!("found \"{}…\"", "y".repeat(60))));
+    let digits = "9".repeat(100_000);
+    assert_eq!(
+        messages(&wrap(&format!("x < {digits}"))),
+        vec![format!(
+            "the integer {}… does not fit in 64 bits",
+            "9".repeat(60)
+        )]
+    );
+    assert_eq!(
+        messages(&wrap(&format!("x < 1{digits}.5e3"))),
+        vec![format!("the number 1{}… is too large", "9".repeat(59))]
+    );
+    assert_eq!(
+        messages(&wrap("x < 1e10000001")),
+        vec!["the number 1e10000001 is too large".to_string()]
+    );
+    let name = format!("\u{1b}]0;{}", "n".repeat(100));
+    let source = format!(
+        "Spec \"s\" Group \"g\" Rule \"{name}\" On a:b:c Assert x == 1 Rule \"{name}\" On a:b:c Assert x == 1"
+    );
+    assert_eq!(
+        messages(&source),
+        vec![format!(
+            "rule \"\\u{{1b}}]0;{}…\" is defined twice",
+            "n".repeat(56)
+        )]
+    );
+    assert_eq!(
+        messages(&wrap("x == \"\\\u{7}\"")),
+        vec!["unknown escape \"\\\\u{7}\" in a string".to_string()]
+    );
+}
+
+#[test]
+fn a_file_with_a_million_errors_reports_the_first_hundred_and_a_count() {
+    // Regression: every bad escape was a diagnostic held in memory and printed.
+    let source = wrap(&format!("x within [{}]", vec!["\"\\q\""; 500].join(", ")));
+    let parsed = parse(&source);
+    assert_eq!(parsed.diagnostics.len(), 101);
+    assert!(parsed.diagnostics[..100]
+        .iter()
+        .all(|d| d.code == "invalid-escape"));
+    let last = &parsed.diagnostics[100];
+    assert_eq!(last.code, "too-many-errors");
+    assert_eq!(last.message, "400 more problems in this file not shown");
+    assert_eq!(line_col(&source, last.span.start), (5, 623));
+    let text = render("a.cloudspec", &source, &parsed.diagnostics, false);
+    assert_eq!(text.matches("error[").count(), 101);
+    assert!(
+        text.ends_with(
+            "  = help: at most 100 problems are shown per file; fix these and run again\n"
+        ),
+        "{text}"
+    );
+    // Any longer list is cut when rendered.
+    let many = vec![parsed.diagnostics[0].clone(); 250];
+    let text = render("a.cloudspec", &source, &many, false);
+    assert_eq!(text.matches("error[").count(), 100);
+    assert!(
+        text.ends_with(
+            "\n... and 150 more diagnostics in a.cloudspec not shown (at most 100 per file)\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn lone_carriage_returns_end_lines() {
+    // Regression: with CR-only line endings every diagnostic was on line 1, and a comment
+    // ran to the end of the file.
+    let source =
+        "# a comment\rSpec \"s\"\rGroup \"g\"\r  Rule \"r\"\r    On a:b:c\r    Assert x bigger 5\r";
+    assert_eq!(errors(source), vec![("syntax", 6, 14)]);
+    let text = rendered(source);
+    assert!(text.contains(" --> a.cloudspec:6:14\n  |\n6 |     Assert x bigger 5\n  |              ^^^^^^ found \"bigger\"\n"), "{text}");
+    let ok = parse_ok(
+        "# c\rSpec \"s\" # d\rGroup \"g\"\r\n  Rule \"r\"\r    On a:b:c\r    Assert x == 1 # e\r",
+    );
+    assert_eq!(ok.groups[0].rules[0].name.value, "r");
+    assert_eq!(line_col("a\rb\r\nc\nd", 7), (4, 1));
+    // A string still may not span lines.
+    assert_eq!(
+        errors(&wrap("x == \"a\rb\"")).first().map(|e| e.0),
+        Some("unterminated-string")
+    );
+}
+
+#[test]
+fn the_formatter_keeps_comments_of_cr_files_and_writes_lf() {
+    let source =
+        "Spec \"s\" # d\rGroup \"g\"\r  # own\r  Rule \"r\"\r    On a:b:c\r    Assert x == 1 # e\r";
+    let spec = parse_ok(source);
+    assert_eq!(
+        cloudspec::syntax::format::format(&spec, source),
+        "Spec \"s\" # d\n\nGroup \"g\"\n  # own\n  Rule \"r\"\n    On a:b:c\n    Assert x == 1 # e\n"
+    );
+}
+
+#[test]
+fn many_rules_parse_render_and_format_in_linear_time() {
+    // 20k rules, each with a comment and a duplicate name: quadratic work (a line count from
+    // the file start per diagnostic, a scan of every comment per line) took minutes here.
+    let mut source = String::from("Spec \"s\"\nGroup \"g\"\n");
+    for i in 0..20_000 {
+        source.push_str(&format!(
+            "  Rule \"r{}\" # c\n    On a:b:c\n    Assert x ( y == 1 )\n",
+            i / 2
+        ));
+    }
+    let parsed = parse(&source);
+    assert_eq!(parsed.diagnostics.len(), 101);
+    assert_eq!(
+        parsed.diagnostics[0].label.as_deref(),
+        Some("first defined on line 3")
+    );
+    let text = render("a", &source, &parsed.diagnostics, false);
+    assert_eq!(text.matches("error[duplicate-rule]").count(), 100);
+    let spec = parsed.spec.expect("a tree");
+    let formatted = cloudspec::syntax::format::format(&spec, &source);
+    assert_eq!(formatted.matches("# c").count(), 20_000);
+}
+
+#[test]
+fn huge_inputs_do_not_panic() {
+    for source in [
+        format!("Spec \"{}\"", "\\".repeat(100_001)),
+        format!(
+            "Spec \"s\" Group \"g\" Rule \"r\" On {}",
+            "a:".repeat(100_000)
+        ),
+        wrap(&format!("{} == 1", "m".repeat(1_000_000))),
+        wrap(&format!("x within [{}1]", "1, ".repeat(100_000))),
+        wrap(&format!("x {}", "and ".repeat(100_000))),
+        wrap(&format!("x == 1{}", " and x == 1".repeat(100_000))),
+        "\r".repeat(100_000),
+        "#".repeat(100_000),
+    ] {
+        let parsed = parse(&source);
+        let _ = render("a", &source, &parsed.diagnostics, false);
+    }
+}
+
+#[test]
+fn every_fixture_parses_item_by_item_as_whole() {
+    let mut files = files_in("tests/fixtures/syntax/valid");
+    files.extend(files_in("tests/fixtures/syntax/invalid"));
+    for file in files {
+        let source = std::fs::read_to_string(&file).expect("read");
+        let items = parse(&source);
+        let whole = cloudspec::syntax::parse_whole_file(&source);
+        assert_eq!(
+            format!("{:?}", items.spec),
+            format!("{:?}", whole.spec),
+            "{}",
+            file.display()
+        );
+        assert_eq!(items.diagnostics, whole.diagnostics, "{}", file.display());
+    }
+}

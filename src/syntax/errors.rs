@@ -5,7 +5,7 @@ use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::ast::Span;
 use super::grammar::Rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{quoted, Diagnostic};
 
 /// What a grammar rule means to a user, with an ordering key for the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,11 +35,11 @@ fn phrase(r: Rule) -> Option<Phrase> {
             None
         }
         Rule::EOI => ph(90, "the end of the file"),
-        Rule::file | Rule::spec_clause | Rule::kw_spec => {
+        Rule::file | Rule::file_head | Rule::spec_clause | Rule::kw_spec => {
             ph(1, "\"Spec\" at the start of the file")
         }
-        Rule::group | Rule::kw_group => ph(2, "\"Group\""),
-        Rule::rule | Rule::kw_rule => ph(3, "\"Rule\""),
+        Rule::group | Rule::group_head | Rule::kw_group => ph(2, "\"Group\""),
+        Rule::rule | Rule::rule_item | Rule::kw_rule => ph(3, "\"Rule\""),
         Rule::severity | Rule::remediation | Rule::reference => ph(4, METADATA),
         Rule::kw_severity | Rule::kw_remediation | Rule::kw_reference => ph(4, METADATA),
         Rule::severity_level => ph(5, "a severity (low, medium, high or critical)"),
@@ -130,12 +130,14 @@ fn is_predicate_start(r: Rule) -> bool {
     phrase(r).is_some_and(|p| p.text == PREDICATE)
 }
 
-/// The diagnostic for a pest failure on `source`.
-pub(super) fn syntax_error(source: &str, error: &Error<Rule>) -> Diagnostic {
-    let pos = match error.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
+/// The diagnostic for a pest failure on `source[offset..]` (the parser reads a file one
+/// item at a time; `offset` is where the failed item starts).
+pub(super) fn syntax_error(source: &str, error: &Error<Rule>, offset: usize) -> Diagnostic {
+    let pos = offset
+        + match error.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
     // At the end of the file, point just after the last text rather than at a blank line.
     let pos = pos.min(source.trim_end().len());
     let token = token_at(source, pos);
@@ -303,7 +305,7 @@ fn describe_found(source: &str, token: Span) -> String {
     } else if text.starts_with('"') {
         "found a string".to_string()
     } else {
-        format!("found \"{text}\"")
+        format!("found \"{}\"", quoted(text))
     }
 }
 

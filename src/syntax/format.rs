@@ -157,10 +157,14 @@ impl Printer<'_> {
         let Tail::Predicate(predicate) = &only.tail else {
             return None;
         };
+        // Comments are in source order: the first at or after the body's start decides.
+        let first = self
+            .comments
+            .partition_point(|c| c.span.start < owner.span.start);
         let has_comment = self
             .comments
-            .iter()
-            .any(|c| c.span.start >= owner.span.start && c.span.start < owner.span.end);
+            .get(first)
+            .is_some_and(|c| c.span.start < owner.span.end);
         if has_comment {
             return None;
         }
@@ -255,10 +259,29 @@ impl Printer<'_> {
     }
 
     /// Joins the lines, placing every comment.
+    ///
+    /// Each comment finds its line by binary search (linear time overall, not comments ×
+    /// lines): the first line with an anchor after the comment is the first whose running
+    /// maximum of anchors is after it; the last line anchored at or before it is the last
+    /// whose running minimum from the end is at or before it.
     fn finish(self) -> String {
         let mut before: Vec<Vec<&str>> = vec![Vec::new(); self.lines.len()];
         let mut after: Vec<Vec<&str>> = vec![Vec::new(); self.lines.len()];
         let mut at_end: Vec<&str> = Vec::new();
+        let mut running_max = Vec::with_capacity(self.lines.len());
+        let mut max = None;
+        for line in &self.lines {
+            max = max.max(line.anchor);
+            running_max.push(max);
+        }
+        let mut running_min = vec![usize::MAX; self.lines.len()];
+        let mut min = usize::MAX;
+        for (i, line) in self.lines.iter().enumerate().rev() {
+            min = min.min(line.anchor.unwrap_or(usize::MAX));
+            if let Some(slot) = running_min.get_mut(i) {
+                *slot = min;
+            }
+        }
         for comment in &self.comments {
             let text = self
                 .source
@@ -267,20 +290,17 @@ impl Printer<'_> {
                 .trim_end();
             let at = comment.span.start;
             if comment.own_line {
-                match self
-                    .lines
-                    .iter()
-                    .position(|l| l.anchor.is_some_and(|a| a > at))
-                {
-                    Some(i) => push_at(&mut before, i, text),
-                    None => at_end.push(text),
+                // First line with an anchor after `at`.
+                let i = running_max.partition_point(|m| !m.is_some_and(|a| a > at));
+                if i < self.lines.len() {
+                    push_at(&mut before, i, text);
+                } else {
+                    at_end.push(text);
                 }
             } else {
-                match self
-                    .lines
-                    .iter()
-                    .rposition(|l| l.anchor.is_some_and(|a| a <= at))
-                {
+                // Last line with an anchor at or before `at`.
+                let n = running_min.partition_point(|&m| m <= at);
+                match n.checked_sub(1) {
                     Some(i) => push_at(&mut after, i, text),
                     None => push_at(&mut before, 0, text),
                 }

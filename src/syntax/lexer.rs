@@ -3,7 +3,7 @@
 //! and decoding string literals (escapes) with exact error locations.
 
 use super::ast::Span;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{quoted, Collector, Diagnostic};
 
 /// Deepest `(`, `[` or `{` nesting accepted. Real specs stay below 10; the limit keeps the
 /// recursive parser, builder and formatter far from the end of the stack.
@@ -47,7 +47,7 @@ fn scan(source: &str, mut visit: impl FnMut(Item)) {
                 line_has_token = true;
                 i = end;
             }
-            b'\n' => {
+            b'\n' | b'\r' => {
                 line_has_token = false;
                 i += 1;
             }
@@ -61,7 +61,7 @@ fn scan(source: &str, mut visit: impl FnMut(Item)) {
                 line_has_token = true;
                 i += 1;
             }
-            b' ' | b'\t' | b'\r' => i += 1,
+            b' ' | b'\t' => i += 1,
             _ => {
                 line_has_token = true;
                 i += 1;
@@ -70,11 +70,11 @@ fn scan(source: &str, mut visit: impl FnMut(Item)) {
     }
 }
 
-/// Offset of the `\n` ending the line that contains `from` (or the end of the text).
+/// Offset of the `\n` or `\r` ending the line that contains `from` (or the end of the text).
 fn find_line_end(bytes: &[u8], from: usize) -> usize {
     let rest = bytes.get(from..).unwrap_or_default();
     rest.iter()
-        .position(|&b| b == b'\n')
+        .position(|&b| b == b'\n' || b == b'\r')
         .map_or(bytes.len(), |p| from + p)
 }
 
@@ -134,24 +134,31 @@ pub fn nesting_error(source: &str) -> Option<Diagnostic> {
 
 /// Problems of the string literals that start before `limit` (used when the grammar failed,
 /// since an unclosed string is often what confused it).
-pub fn string_errors_before(source: &str, limit: usize) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+pub fn string_errors_before(source: &str, limit: usize, diags: &mut Collector) {
     scan(source, |item| {
         if let Item::Str(span) = item {
             if span.start < limit {
                 let raw = source.get(span.start..span.end).unwrap_or_default();
-                out.extend(decode_string(raw, span.start).1);
+                decode_string_into(raw, span.start, diags);
             }
         }
     });
-    out
 }
 
 /// Decodes a string literal as written (`raw` starts with `"`; `offset` is its position in
-/// the file). Returns the text and every problem (bad escape, missing closing quote).
+/// the file). Returns the text and every problem (bad escape, missing closing quote), at
+/// most [`MAX_DIAGNOSTICS`](crate::diagnostic::MAX_DIAGNOSTICS) of them and a count of the
+/// rest.
 pub fn decode_string(raw: &str, offset: usize) -> (String, Vec<Diagnostic>) {
+    let mut diags = Collector::default();
+    let text = decode_string_into(raw, offset, &mut diags);
+    (text, diags.finish())
+}
+
+/// [`decode_string`], adding the problems to `diags`.
+pub(super) fn decode_string_into(raw: &str, offset: usize, diags: &mut Collector) -> String {
     let mut out = String::new();
-    let mut diags = Vec::new();
+    let mut unterminated_reported = false;
     let body = raw.strip_prefix('"').unwrap_or(raw);
     let closed = body.ends_with('"') && !ends_with_escaped_quote(body);
     let body = if closed {
@@ -164,12 +171,13 @@ pub fn decode_string(raw: &str, offset: usize) -> (String, Vec<Diagnostic>) {
     let mut pending_high: Option<(u32, usize)> = None;
     while let Some((i, c)) = chars.next() {
         if c != '\\' {
-            flush_surrogate(&mut pending_high, &mut diags);
+            flush_surrogate(&mut pending_high, diags);
             out.push(c);
             continue;
         }
         let Some((_, e)) = chars.next() else {
             diags.push(unterminated(raw, offset));
+            unterminated_reported = true;
             break;
         };
         let simple = match e {
@@ -181,7 +189,7 @@ pub fn decode_string(raw: &str, offset: usize) -> (String, Vec<Diagnostic>) {
             _ => None,
         };
         if let Some(ch) = simple {
-            flush_surrogate(&mut pending_high, &mut diags);
+            flush_surrogate(&mut pending_high, diags);
             out.push(ch);
         } else if e == 'u' {
             let hex: String = body
@@ -211,14 +219,17 @@ pub fn decode_string(raw: &str, offset: usize) -> (String, Vec<Diagnostic>) {
             for _ in 0..4 {
                 chars.next();
             }
-            unicode_escape(code, base + i, &mut pending_high, &mut out, &mut diags);
+            unicode_escape(code, base + i, &mut pending_high, &mut out, diags);
         } else {
-            flush_surrogate(&mut pending_high, &mut diags);
+            flush_surrogate(&mut pending_high, diags);
             let span = Span::new(base + i, base + i + 1 + e.len_utf8());
             diags.push(
                 Diagnostic::error(
                     "invalid-escape",
-                    format!("unknown escape \"\\{e}\" in a string"),
+                    format!(
+                        "unknown escape \"{}\" in a string",
+                        quoted(&format!("\\{e}"))
+                    ),
                     span,
                 )
                 .with_label("unknown escape")
@@ -228,11 +239,11 @@ pub fn decode_string(raw: &str, offset: usize) -> (String, Vec<Diagnostic>) {
             );
         }
     }
-    flush_surrogate(&mut pending_high, &mut diags);
-    if !closed && !diags.iter().any(|d| d.code == "unterminated-string") {
+    flush_surrogate(&mut pending_high, diags);
+    if !closed && !unterminated_reported {
         diags.push(unterminated(raw, offset));
     }
-    (out, diags)
+    out
 }
 
 /// Whether the final `"` of `body` is itself escaped (`"abc\"`).
@@ -248,7 +259,7 @@ fn unicode_escape(
     at: usize,
     pending_high: &mut Option<(u32, usize)>,
     out: &mut String,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut Collector,
 ) {
     if (0xDC00..0xE000).contains(&code) {
         if let Some((high, _)) = pending_high.take() {
@@ -273,7 +284,7 @@ fn unicode_escape(
 }
 
 /// Reports a high surrogate that no low surrogate followed.
-fn flush_surrogate(pending_high: &mut Option<(u32, usize)>, diags: &mut Vec<Diagnostic>) {
+fn flush_surrogate(pending_high: &mut Option<(u32, usize)>, diags: &mut Collector) {
     if let Some((_, at)) = pending_high.take() {
         diags.push(bad_unicode(Span::new(at, at + 6)));
     }

@@ -13,4 +13,4 @@ pub mod lexer;
 mod parser;
 pub mod predicates;
 
-pub use parser::{parse, Parsed};
+pub use parser::{parse, parse_whole_file, Parsed};

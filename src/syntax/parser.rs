@@ -16,7 +16,7 @@ use super::errors;
 use super::grammar::{CloudSpecParser, Rule as G};
 use super::lexer;
 use super::predicates::{spec_of, Operands};
-use crate::diagnostic::{line_col, Diagnostic};
+use crate::diagnostic::{quoted, Collector, Diagnostic, LineIndex};
 
 /// The result of parsing one file: the tree (when the structure could be recovered) and
 /// every problem found.
@@ -47,7 +47,31 @@ impl Parsed {
 }
 
 /// Parses a `.cloudspec` source text. Never panics.
+///
+/// The file is read one item at a time (the `Spec` line, each group head, each rule: the
+/// grammar's `file_head`, `group_head` and `rule_item`), each turned into AST before the next
+/// is parsed, so memory holds the tree plus one rule's parse tree rather than the parse tree
+/// of the whole file. Diagnostics are exactly those of parsing `file` whole
+/// ([`parse_whole_file`], pinned by a property test).
 pub fn parse(source: &str) -> Parsed {
+    if let Some(diag) = lexer::nesting_error(source) {
+        return Parsed {
+            spec: None,
+            diagnostics: vec![diag],
+        };
+    }
+    let mut builder = Builder::new(source);
+    match builder.items() {
+        Ok(spec) => builder.finish(spec),
+        Err(failure) => failure.into_parsed(source),
+    }
+}
+
+/// [`parse`] with the whole file in one pest parse tree: the reference the item-at-a-time
+/// parse is tested against. Memory grows with the file's parse tree (about 150 times the
+/// file); not for use on input.
+#[doc(hidden)]
+pub fn parse_whole_file(source: &str) -> Parsed {
     if let Some(diag) = lexer::nesting_error(source) {
         return Parsed {
             spec: None,
@@ -56,51 +80,195 @@ pub fn parse(source: &str) -> Parsed {
     }
     match CloudSpecParser::parse(G::file, source) {
         Ok(mut pairs) => {
-            let mut builder = Builder {
-                source,
-                diags: Vec::new(),
-            };
+            let mut builder = Builder::new(source);
             let spec = pairs.next().and_then(|file| builder.file(file));
-            if spec.is_none() && !builder.diags.iter().any(Diagnostic::is_error) {
-                builder.diags.push(Diagnostic::error(
-                    "syntax",
-                    "the file could not be read as a spec",
-                    Span::new(0, 0),
-                ));
-            }
-            if let Some(spec) = &spec {
-                builder.check_duplicates(spec);
-            }
-            let mut diagnostics = builder.diags;
-            diagnostics.sort_by_key(|d| d.span.start);
-            Parsed { spec, diagnostics }
+            builder.finish(spec)
         }
-        Err(error) => {
-            let syntax = errors::syntax_error(source, &error);
-            let mut diagnostics =
-                lexer::string_errors_before(source, syntax.span.end.max(syntax.span.start + 1));
-            diagnostics.push(syntax);
-            diagnostics.sort_by_key(|d| d.span.start);
-            Parsed {
-                spec: None,
-                diagnostics,
-            }
+        Err(error) => SyntaxFailure {
+            error: Box::new(error),
+            offset: 0,
         }
+        .into_parsed(source),
     }
 }
 
-fn span_of(pair: &Pair<'_, G>) -> Span {
-    let s = pair.as_span();
-    Span::new(s.start(), s.end())
+/// A pest failure on the item starting at `offset` (boxed: the error is large and rare).
+struct SyntaxFailure {
+    error: Box<pest::error::Error<G>>,
+    offset: usize,
+}
+
+impl SyntaxFailure {
+    /// The syntax error and the problems of the strings before it (an unclosed string is
+    /// often what confused the grammar); no tree.
+    fn into_parsed(self, source: &str) -> Parsed {
+        let syntax = errors::syntax_error(source, &self.error, self.offset);
+        let mut diagnostics = Collector::default();
+        lexer::string_errors_before(
+            source,
+            syntax.span.end.max(syntax.span.start + 1),
+            &mut diagnostics,
+        );
+        diagnostics.push(syntax);
+        Parsed {
+            spec: None,
+            diagnostics: diagnostics.finish(),
+        }
+    }
 }
 
 /// Builds the AST from a successful parse, collecting semantic diagnostics.
 struct Builder<'s> {
     source: &'s str,
-    diags: Vec<Diagnostic>,
+    /// Where the text of the pairs being built starts in `source` (items are parsed from
+    /// `source[offset..]`; spans are made absolute).
+    offset: usize,
+    diags: Collector,
+    /// Built on the first look-up of a line number (a duplicate name says where the first
+    /// one is): one pass over the file, however many duplicates.
+    lines: Option<LineIndex<'s>>,
+}
+
+/// `text` starts with `word` in any case.
+fn starts_with_word(text: &str, word: &str) -> bool {
+    text.get(..word.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(word))
 }
 
 impl<'s> Builder<'s> {
+    fn new(source: &'s str) -> Self {
+        Builder {
+            source,
+            offset: 0,
+            diags: Collector::default(),
+            lines: None,
+        }
+    }
+
+    /// The absolute span of `pair`.
+    fn span(&self, pair: &Pair<'_, G>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.offset + s.start(), self.offset + s.end())
+    }
+
+    /// Parses the item `item` at `offset`: its pair and where the next item starts.
+    fn item(&mut self, item: G, offset: usize) -> Result<(Pair<'s, G>, usize), SyntaxFailure> {
+        let text = self.source.get(offset..).unwrap_or_default();
+        let mut pairs = CloudSpecParser::parse(item, text).map_err(|error| SyntaxFailure {
+            error: Box::new(error),
+            offset,
+        })?;
+        let pair = pairs.next().ok_or_else(|| SyntaxFailure {
+            error: Box::new(pest::error::Error::new_from_pos(
+                pest::error::ErrorVariant::CustomError {
+                    message: "an empty parse".into(),
+                },
+                pest::Position::from_start(text),
+            )),
+            offset,
+        })?;
+        let end = offset + pair.as_span().end();
+        self.offset = offset;
+        Ok((pair, end))
+    }
+
+    /// The file one item at a time (see [`parse`]). `Ok(None)`: the text matched but a part
+    /// of the tree could not be built (never expected; reported by [`Builder::finish`]).
+    fn items(&mut self) -> Result<Option<Spec>, SyntaxFailure> {
+        let (head, mut pos) = self.item(G::file_head, 0)?;
+        let mut description = None;
+        let mut start = 0;
+        for inner in head.into_inner() {
+            if inner.as_rule() == G::spec_clause {
+                start = self.span(&inner).start;
+                description = inner
+                    .into_inner()
+                    .find(|p| p.as_rule() == G::string)
+                    .map(|p| self.string(p));
+            }
+        }
+        let mut groups: Vec<Group> = Vec::new();
+        let mut complete = true;
+        while pos < self.source.len() {
+            let rest = self.source.get(pos..).unwrap_or_default();
+            if starts_with_word(rest, "group") {
+                let (head, next) = self.item(G::group_head, pos)?;
+                let span = self.span(&head);
+                let name = head
+                    .into_inner()
+                    .find(|p| p.as_rule() == G::string)
+                    .map(|p| self.string(p));
+                match name {
+                    Some(name) => groups.push(Group {
+                        name,
+                        rules: Vec::new(),
+                        // Until its last rule is read.
+                        span: Span::new(span.start, span.start),
+                    }),
+                    None => complete = false,
+                }
+                pos = next;
+            } else {
+                let (item, next) = self.item(G::rule_item, pos)?;
+                let rule = item
+                    .into_inner()
+                    .find(|p| p.as_rule() == G::rule)
+                    .and_then(|p| self.rule(p));
+                match (rule, groups.last_mut()) {
+                    (Some(rule), Some(group)) => {
+                        // As pest spans `rule+` (`rule ~ rule*`): after a first rule with no
+                        // other, the group's span takes in the blanks and comments after it.
+                        let end = if group.rules.is_empty() {
+                            next
+                        } else {
+                            rule.span.end
+                        };
+                        group.span = Span::new(group.span.start, end);
+                        group.rules.push(rule);
+                    }
+                    _ => complete = false,
+                }
+                pos = next;
+            }
+        }
+        if !complete {
+            return Ok(None);
+        }
+        let end = groups.last().map_or(0, |g: &Group| g.span.end);
+        Ok(description.map(|description| Spec {
+            description,
+            groups,
+            span: Span::new(start, end.max(start)),
+        }))
+    }
+
+    /// The parse's result from the tree built from a text that matched the grammar.
+    fn finish(mut self, spec: Option<Spec>) -> Parsed {
+        if spec.is_none() && !self.diags.has_errors() {
+            self.diags.push(Diagnostic::error(
+                "syntax",
+                "the file could not be read as a spec",
+                Span::new(0, 0),
+            ));
+        }
+        if let Some(spec) = &spec {
+            self.check_duplicates(spec);
+        }
+        Parsed {
+            spec,
+            diagnostics: self.diags.finish(),
+        }
+    }
+
+    /// The line of byte `offset`.
+    fn line_of(&mut self, offset: usize) -> usize {
+        let source = self.source;
+        self.lines
+            .get_or_insert_with(|| LineIndex::new(source))
+            .line_col(offset)
+            .0
+    }
+
     fn file(&mut self, pair: Pair<'s, G>) -> Option<Spec> {
         let mut description = None;
         let mut groups = Vec::new();
@@ -108,7 +276,7 @@ impl<'s> Builder<'s> {
         for inner in pair.into_inner() {
             match inner.as_rule() {
                 G::spec_clause => {
-                    start = Some(span_of(&inner).start);
+                    start = Some(self.span(&inner).start);
                     description = inner
                         .into_inner()
                         .find(|p| p.as_rule() == G::string)
@@ -128,7 +296,7 @@ impl<'s> Builder<'s> {
     }
 
     fn group(&mut self, pair: Pair<'s, G>) -> Option<Group> {
-        let span = span_of(&pair);
+        let span = self.span(&pair);
         let mut name = None;
         let mut rules = Vec::new();
         for inner in pair.into_inner() {
@@ -146,7 +314,7 @@ impl<'s> Builder<'s> {
     }
 
     fn rule(&mut self, pair: Pair<'s, G>) -> Option<Rule> {
-        let span = span_of(&pair);
+        let span = self.span(&pair);
         let mut name = None;
         let mut severity: Option<Spanned<Severity>> = None;
         let mut remediation: Option<Spanned<String>> = None;
@@ -178,7 +346,7 @@ impl<'s> Builder<'s> {
                     on = inner
                         .into_inner()
                         .find(|p| p.as_rule() == G::resource_ref)
-                        .map(|p| Spanned::new(p.as_str().to_string(), span_of(&p)));
+                        .map(|p| Spanned::new(p.as_str().to_string(), self.span(&p)));
                 }
                 G::with_clause => with = self.statements(inner)?,
                 G::assert_clause => assert = self.statements(inner)?,
@@ -199,7 +367,7 @@ impl<'s> Builder<'s> {
 
     /// `Severity high`: the span covers the whole line.
     fn severity(&mut self, pair: Pair<'s, G>) -> Option<Spanned<Severity>> {
-        let span = span_of(&pair);
+        let span = self.span(&pair);
         let level = pair
             .into_inner()
             .find(|p| p.as_rule() == G::severity_level)?;
@@ -209,8 +377,8 @@ impl<'s> Builder<'s> {
                 self.diags.push(
                     Diagnostic::error(
                         "unknown-severity",
-                        format!("unknown severity \"{}\"", level.as_str()),
-                        span_of(&level),
+                        format!("unknown severity \"{}\"", quoted(level.as_str())),
+                        self.span(&level),
                     )
                     .with_label("not a severity")
                     .with_help("the severities are low, medium, high and critical"),
@@ -221,7 +389,7 @@ impl<'s> Builder<'s> {
     }
 
     fn duplicate_metadata(&mut self, what: &str, first: Span, second: Span) {
-        let (line, _) = line_col(self.source, first.start);
+        let line = self.line_of(first.start);
         self.diags.push(
             Diagnostic::error(
                 "duplicate-metadata",
@@ -251,13 +419,16 @@ impl<'s> Builder<'s> {
     }
 
     fn statement(&mut self, pair: Pair<'s, G>) -> Option<Statement> {
-        let span = span_of(&pair);
+        let span = self.span(&pair);
         let mut quantifier = None;
         let mut body = None;
         for inner in pair.into_inner() {
             match inner.as_rule() {
                 G::quantifier => {
-                    quantifier = Some(Spanned::new(quantifier_of(inner.as_str()), span_of(&inner)))
+                    quantifier = Some(Spanned::new(
+                        quantifier_of(inner.as_str()),
+                        self.span(&inner),
+                    ))
                 }
                 G::association | G::property => body = Some(inner),
                 _ => {}
@@ -283,9 +454,9 @@ impl<'s> Builder<'s> {
         let mut tail = None;
         for inner in pair.into_inner() {
             match inner.as_rule() {
-                G::assoc_marker => marker = Some(span_of(&inner)),
+                G::assoc_marker => marker = Some(self.span(&inner)),
                 G::member_name => {
-                    name = Some(Spanned::new(inner.as_str().to_string(), span_of(&inner)))
+                    name = Some(Spanned::new(inner.as_str().to_string(), self.span(&inner)))
                 }
                 G::association_body => {
                     let nested = inner.into_inner().find(|p| p.as_rule() == G::nested)?;
@@ -311,7 +482,7 @@ impl<'s> Builder<'s> {
         for inner in pair.into_inner() {
             match inner.as_rule() {
                 G::member_name => {
-                    name = Some(Spanned::new(inner.as_str().to_string(), span_of(&inner)))
+                    name = Some(Spanned::new(inner.as_str().to_string(), self.span(&inner)))
                 }
                 G::key => keys.extend(self.string_child(inner)),
                 G::nested => tail = Some(Tail::Nested(self.statements(inner)?)),
@@ -330,7 +501,7 @@ impl<'s> Builder<'s> {
     }
 
     fn predicate(&mut self, pair: Pair<'s, G>) -> Option<Predicate> {
-        let span = span_of(&pair);
+        let span = self.span(&pair);
         let mut words: Vec<String> = Vec::new();
         let mut kind = None;
         let mut operands = Vec::new();
@@ -360,7 +531,7 @@ impl<'s> Builder<'s> {
 
     fn literal(&mut self, pair: Pair<'s, G>) -> Option<Literal> {
         let inner = pair.into_inner().next()?;
-        let span = span_of(&inner);
+        let span = self.span(&inner);
         Some(match inner.as_rule() {
             G::string => Literal::Str(self.string(inner)),
             G::number => self.number(inner.as_str(), span),
@@ -394,7 +565,7 @@ impl<'s> Builder<'s> {
         for inner in pair.into_inner() {
             match inner.as_rule() {
                 G::member_name => {
-                    name = Some(Spanned::new(inner.as_str().to_string(), span_of(&inner)))
+                    name = Some(Spanned::new(inner.as_str().to_string(), self.span(&inner)))
                 }
                 G::literal => value = self.literal(inner),
                 _ => {}
@@ -412,7 +583,7 @@ impl<'s> Builder<'s> {
                 _ => self.diags.push(
                     Diagnostic::error(
                         "number-out-of-range",
-                        format!("the number {text} is too large"),
+                        format!("the number {} is too large", quoted(text)),
                         span,
                     )
                     .with_label("out of range")
@@ -427,7 +598,7 @@ impl<'s> Builder<'s> {
                 self.diags.push(
                     Diagnostic::error(
                         "number-out-of-range",
-                        format!("the integer {text} does not fit in 64 bits"),
+                        format!("the integer {} does not fit in 64 bits", quoted(text)),
                         span,
                     )
                     .with_label("out of range")
@@ -439,9 +610,8 @@ impl<'s> Builder<'s> {
     }
 
     fn string(&mut self, pair: Pair<'s, G>) -> Spanned<String> {
-        let span = span_of(&pair);
-        let (text, diags) = lexer::decode_string(pair.as_str(), span.start);
-        self.diags.extend(diags);
+        let span = self.span(&pair);
+        let text = lexer::decode_string_into(pair.as_str(), span.start, &mut self.diags);
         Spanned::new(text, span)
     }
 
@@ -511,11 +681,11 @@ impl<'s> Builder<'s> {
         first: Span,
         help: &str,
     ) {
-        let (line, _) = line_col(self.source, first.start);
+        let line = self.line_of(first.start);
         self.diags.push(
             Diagnostic::error(
                 code,
-                format!("{what} \"{}\" is defined twice", name.value),
+                format!("{what} \"{}\" is defined twice", quoted(&name.value)),
                 name.span,
             )
             .with_label(format!("first defined on line {line}"))
@@ -578,12 +748,12 @@ fn operand_problem(shape: Operands, operand: &Literal) -> Option<String> {
         (Operands::List, Literal::List(_)) => true,
         (Operands::IpAddress, Literal::Str(s)) => {
             return s.value.parse::<IpAddr>().is_err().then(|| {
-                format!("\"{}\", which is not an IP address (a CIDR block is not an operand of an ordering)", s.value)
+                format!("\"{}\", which is not an IP address (a CIDR block is not an operand of an ordering)", quoted(&s.value))
             });
         }
         (Operands::Network, Literal::Str(s)) => {
             return (!is_ip_or_cidr(&s.value))
-                .then(|| format!("\"{}\", which is not a CIDR block", s.value));
+                .then(|| format!("\"{}\", which is not a CIDR block", quoted(&s.value)));
         }
         _ => false,
     };

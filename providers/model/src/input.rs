@@ -167,7 +167,7 @@ pub(crate) fn byte_line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let mut i = 0;
     while let Some(rel) = memchr::memchr2(b'\n', b'\r', &before[i..]) {
         let at = i + rel;
-        if before[at] == b'\r' && before.get(at + 1) == Some(&b'\n') {
+        if before[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
             // `\r\n`: the line ends at the `\n`.
             i = at + 1;
             continue;
@@ -253,6 +253,8 @@ mod tests {
     fn lines_end_at_lf_crlf_and_lone_cr() {
         assert_eq!(line_col("a\nb", 2), (2, 1));
         assert_eq!(line_col("a\r\nb", 3), (2, 1));
+        // The `\n` of a `\r\n` is on the line the pair ends.
+        assert_eq!(line_col("a\r\nb", 2), (1, 3));
         assert_eq!(line_col("a\rb\rc", 4), (3, 1));
         assert_eq!(line_col("éx", 2), (1, 2));
         assert_eq!(line_col("ab", 99), (1, 3));
