@@ -166,13 +166,17 @@ fn positions(source: &str, offsets: impl Iterator<Item = usize>) -> Vec<(usize, 
                 return line_col(source, offset);
             };
             let (l, c) = line_col(between, between.len());
-            (line, column) = if l == 1 {
+            let found = if l == 1 {
                 (line, column + c - 1)
             } else {
                 (line + l - 1, c)
             };
-            at = offset;
-            (line, column)
+            // Never restart between the `\r` and `\n` of a line end: the `\n` would count
+            // as a second one.
+            if !(between.ends_with('\r') && source.as_bytes().get(offset) == Some(&b'\n')) {
+                (at, line, column) = (offset, found.0, found.1);
+            }
+            found
         })
         .collect()
 }
@@ -458,4 +462,24 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
         out.details = Some(Box::new(details));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One pass over the file finds what `line_col` finds for each offset on its own.
+    #[test]
+    fn positions_match_line_col() {
+        let source = "ab\ncd\r\nef\rgh\u{e9}ij\n\nk";
+        let offsets: Vec<usize> = source.char_indices().map(|(i, _)| i).collect();
+        let expected: Vec<(usize, usize)> =
+            offsets.iter().map(|&o| line_col(source, o)).collect();
+        assert_eq!(positions(source, offsets.iter().copied()), expected);
+        // Out of order or inside a character: each found on its own.
+        assert_eq!(
+            positions(source, [9, 3, 14].into_iter()),
+            vec![line_col(source, 9), (2, 1), line_col(source, 14)]
+        );
+    }
 }
