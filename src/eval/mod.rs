@@ -473,8 +473,7 @@ mod tests {
     fn positions_match_line_col() {
         let source = "ab\ncd\r\nef\rgh\u{e9}ij\n\nk";
         let offsets: Vec<usize> = source.char_indices().map(|(i, _)| i).collect();
-        let expected: Vec<(usize, usize)> =
-            offsets.iter().map(|&o| line_col(source, o)).collect();
+        let expected: Vec<(usize, usize)> = offsets.iter().map(|&o| line_col(source, o)).collect();
         assert_eq!(positions(source, offsets.iter().copied()), expected);
         // Out of order or inside a character: each found on its own.
         assert_eq!(
