@@ -91,25 +91,6 @@ impl Trail {
         }
     }
 
-    /// A trail for a walk inside this one, from the same path, with nothing found yet.
-    fn sub(&mut self) -> Trail {
-        Trail {
-            detail: self.detail,
-            path: std::mem::take(&mut self.path),
-            cap: self.cap,
-            ..Trail::default()
-        }
-    }
-
-    /// Adds what a walk inside this one found (its path is taken back).
-    fn merge(&mut self, mut sub: Trail) {
-        self.path = std::mem::take(&mut sub.path);
-        self.failures.append(sub.failures, self.cap);
-        self.unknowns.append(sub.unknowns, self.cap);
-        self.notes.append(sub.notes, self.cap);
-        self.merge_flags(sub.saw_empty, sub.error, sub.touched_failed);
-    }
-
     fn merge_flags(
         &mut self,
         saw_empty: bool,
@@ -193,15 +174,20 @@ impl<T> Findings<T> {
         }
     }
 
+    /// The findings after `(total, len)` (read earlier), when none were dropped since.
+    fn since(&self, (total, len): (u64, usize)) -> Findings<T>
+    where
+        T: Clone,
+    {
+        Findings {
+            items: self.items.get(len..).unwrap_or_default().to_vec(),
+            total: self.total.saturating_sub(total),
+        }
+    }
+
     /// How many were counted but not recorded.
     pub fn omitted(&self) -> u64 {
         self.total.saturating_sub(self.items.len() as u64)
-    }
-
-    fn append(&mut self, other: Findings<T>, cap: usize) {
-        let room = cap.saturating_sub(self.items.len());
-        self.items.extend(other.items.into_iter().take(room));
-        self.total = self.total.saturating_add(other.total);
     }
 
     fn append_mapped<U>(&mut self, other: &Findings<U>, cap: usize, f: impl FnMut(&U) -> T) {
@@ -352,34 +338,81 @@ impl<'a> Walker<'a> {
             t.replay(&entry);
             return entry.truth;
         }
+        // Walk in place (most walks are short and remembered by nobody), with the flags
+        // taken aside so that the walk's own can be told apart.
         let before = self.steps.get();
-        let mut sub = t.sub();
-        let truth = self.statements(elem, body, &mut sub);
+        let marks = [
+            (t.failures.total, t.failures.items.len()),
+            (t.unknowns.total, t.unknowns.items.len()),
+            (t.notes.total, t.notes.items.len()),
+        ];
+        let saw_empty = std::mem::replace(&mut t.saw_empty, false);
+        let error = t.error.take();
+        let touched_failed = t.touched_failed.take();
+        let truth = self.statements(elem, body, t);
+        let own_saw_empty = std::mem::replace(&mut t.saw_empty, saw_empty);
+        let own_error = std::mem::replace(&mut t.error, error);
+        let own_touched_failed = std::mem::replace(&mut t.touched_failed, touched_failed);
         if self.steps.get().saturating_sub(before) < self.limits.memo_min_steps || self.exhausted()
         {
-            t.merge(sub);
+            t.merge_flags(own_saw_empty, own_error, own_touched_failed);
             return truth;
         }
-        let prefix_len = sub.path.len();
-        t.path = std::mem::take(&mut sub.path);
-        let entry = Rc::new(Entry {
-            truth,
-            saw_empty: sub.saw_empty,
-            error: sub.error,
-            touched_failed: sub.touched_failed,
-            prefix_len,
-            failures: sub.failures,
-            unknowns: sub.unknowns,
-            notes: sub.notes,
-        });
-        t.replay(&entry);
+        // Remember it. What the walk recorded here is all it found unless the caps dropped
+        // some; then walk it again on its own, with room for everything.
+        let counts = [
+            (t.failures.total, t.failures.items.len()),
+            (t.unknowns.total, t.unknowns.items.len()),
+            (t.notes.total, t.notes.items.len()),
+        ];
+        let complete = marks
+            .iter()
+            .zip(&counts)
+            .all(|((total, len), (now_total, now_len))| {
+                now_total - total == (now_len - len) as u64
+            });
+        let entry = if complete {
+            Entry {
+                truth,
+                saw_empty: own_saw_empty,
+                error: own_error.clone(),
+                touched_failed: own_touched_failed.clone(),
+                prefix_len: t.path.len(),
+                failures: t.failures.since(marks[0]),
+                unknowns: t.unknowns.since(marks[1]),
+                notes: t.notes.since(marks[2]),
+            }
+        } else {
+            let mut sub = Trail {
+                detail: t.detail,
+                path: t.path.clone(),
+                cap: t.cap,
+                ..Trail::default()
+            };
+            let again = self.statements(elem, body, &mut sub);
+            if self.exhausted() {
+                t.merge_flags(own_saw_empty, own_error, own_touched_failed);
+                return truth;
+            }
+            Entry {
+                truth: again,
+                saw_empty: sub.saw_empty,
+                error: sub.error,
+                touched_failed: sub.touched_failed,
+                prefix_len: sub.path.len(),
+                failures: sub.failures,
+                unknowns: sub.unknowns,
+                notes: sub.notes,
+            }
+        };
+        t.merge_flags(own_saw_empty, own_error, own_touched_failed);
         let mut memo = self.memo.borrow_mut();
         let map = if t.detail {
             &mut memo.detail
         } else {
             &mut memo.fast
         };
-        map.insert(key, entry);
+        map.insert(key, Rc::new(entry));
         truth
     }
 
