@@ -17,7 +17,7 @@ mod walk;
 use std::collections::HashMap;
 use std::time::Instant;
 
-use crate::diagnostic::line_col;
+use crate::model::input::line_col;
 use crate::model::{CollectionError, Inventory, Resource};
 use crate::outcome::{
     Details, GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome,
@@ -28,6 +28,43 @@ use truth::Truth;
 use walk::{Elem, Trail, Walker};
 
 pub use projection::projection;
+
+/// Steps one resource may take under one rule: each statement applied to an element and
+/// each list element visited is one step (docs/language.md, "Evaluation limits").
+pub const MAX_STEPS: u64 = 1_000_000;
+
+/// Failing paths recorded per resource and rule (likewise unknown paths and notes); the rest
+/// are counted, and a note says how many were left out.
+pub const MAX_FINDINGS: usize = 100;
+
+/// A walk into a referenced resource that took at least this many steps is remembered for
+/// the rest of the rule. Ordinary walks into references take a handful of steps, so ordinary
+/// runs remember nothing and pay nothing for it.
+pub const MEMO_MIN_STEPS: u64 = 32;
+
+/// How far an evaluation may go. A resource that needs more than `max_steps` steps under a
+/// rule is an `error` for that rule; the run goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Steps per resource and rule.
+    pub max_steps: u64,
+    /// Failing paths, unknown paths and notes recorded per resource and rule (each).
+    pub max_findings: usize,
+    /// Walks into a referenced resource that take at least this many steps are remembered
+    /// for the rest of the rule (`u64::MAX`: never). Remembering changes no verdict and no
+    /// finding, only the work done (and so which resources run out of steps).
+    pub memo_min_steps: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_steps: MAX_STEPS,
+            max_findings: MAX_FINDINGS,
+            memo_min_steps: MEMO_MIN_STEPS,
+        }
+    }
+}
 
 /// One parsed spec file to evaluate.
 #[derive(Debug, Clone, Copy)]
@@ -55,6 +92,17 @@ pub fn evaluate_with_threads(
     inventory: &Inventory,
     threads: usize,
 ) -> RunOutcome {
+    evaluate_with_limits(specs, inventory, threads, Limits::default())
+}
+
+/// [`evaluate_with_threads`] within `limits` (the defaults are [`MAX_STEPS`] and
+/// [`MAX_FINDINGS`]).
+pub fn evaluate_with_limits(
+    specs: &[SpecInput<'_>],
+    inventory: &Inventory,
+    threads: usize,
+    limits: Limits,
+) -> RunOutcome {
     let mut failed: HashMap<&str, Vec<&CollectionError>> = HashMap::new();
     for error in &inventory.errors {
         failed
@@ -62,22 +110,20 @@ pub fn evaluate_with_threads(
             .or_default()
             .push(error);
     }
-    let walker = Walker {
-        inventory,
-        failed: &failed,
-    };
-    let rules: Vec<(&SpecInput<'_>, &Rule)> = specs
+    let rules: Vec<(&SpecInput<'_>, &Rule, (usize, usize))> = specs
         .iter()
         .flat_map(|input| {
-            input
-                .spec
-                .groups
-                .iter()
-                .flat_map(move |g| g.rules.iter().map(move |r| (input, r)))
+            let rules: Vec<&Rule> = input.spec.groups.iter().flat_map(|g| &g.rules).collect();
+            let at = positions(input.source, rules.iter().map(|r| r.span.start));
+            rules
+                .into_iter()
+                .zip(at)
+                .map(move |(rule, at)| (input, rule, at))
         })
         .collect();
-    let mut results = parallel_map(&rules, threads, |(input, rule)| {
-        evaluate_rule(&walker, input, rule)
+    let mut results = parallel_map(&rules, threads, |(input, rule, at)| {
+        let walker = Walker::new(inventory, &failed, limits);
+        evaluate_rule(&walker, input, rule, *at)
     })
     .into_iter();
     let specs = specs
@@ -107,6 +153,32 @@ pub fn evaluate_with_threads(
         warnings,
         audit: Default::default(),
     }
+}
+
+/// The line and column of each offset, for offsets in increasing order, in one pass over
+/// `source` (a file of many rules must not be scanned from its start once per rule).
+fn positions(source: &str, offsets: impl Iterator<Item = usize>) -> Vec<(usize, usize)> {
+    // The last position found: an offset and its line and column.
+    let (mut at, mut line, mut column) = (0, 1, 1);
+    offsets
+        .map(|offset| {
+            let Some(between) = source.get(at..offset).filter(|_| offset >= at) else {
+                return line_col(source, offset);
+            };
+            let (l, c) = line_col(between, between.len());
+            let found = if l == 1 {
+                (line, column + c - 1)
+            } else {
+                (line + l - 1, c)
+            };
+            // Never restart between the `\r` and `\n` of a line end: the `\n` would count
+            // as a second one.
+            if !(between.ends_with('\r') && source.as_bytes().get(offset) == Some(&b'\n')) {
+                (at, line, column) = (offset, found.0, found.1);
+            }
+            found
+        })
+        .collect()
 }
 
 /// `items.iter().map(f)` on up to `threads` scoped threads, results in input order.
@@ -143,7 +215,12 @@ fn parallel_map<T: Sync, R: Send>(
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> RuleOutcome {
+fn evaluate_rule(
+    walker: &Walker<'_>,
+    input: &SpecInput<'_>,
+    rule: &Rule,
+    (line, column): (usize, usize),
+) -> RuleOutcome {
     let started = Instant::now();
     let inventory = walker.inventory;
     let with = compile::statements(
@@ -162,10 +239,12 @@ fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> Rul
     // Exact: a rule may have 100k resources in scope, which should not grow by doubling.
     let mut resources = Vec::with_capacity(candidates.len());
     let mut touched_failed: Option<String> = None;
+    let cap = walker.limits.max_findings;
     for &idx in candidates {
         let Some(resource) = inventory.resource(idx) else {
             continue;
         };
+        walker.start_resource();
         let elem = Elem::Obj(&resource.properties);
         let mut trail = Trail::fast();
         let scope = walker.statements(elem, &with, &mut trail);
@@ -173,16 +252,21 @@ fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> Rul
             touched_failed.get_or_insert(t);
         }
         let outcome = match scope {
+            _ if walker.exhausted() => out_of_steps(resource, walker.limits),
             Truth::False => continue,
             Truth::Unknown => {
-                let mut detail = Trail::detailed();
+                let mut detail = Trail::detailed(cap);
                 walker.statements(elem, &with, &mut detail);
-                let mut out = resource_outcome(resource, Status::Unknown, detail);
-                out.details_mut().notes.insert(
-                    0,
-                    "the With clause is unknown, so the scope is undetermined".into(),
-                );
-                out
+                if walker.exhausted() {
+                    out_of_steps(resource, walker.limits)
+                } else {
+                    let mut out = resource_outcome(resource, Status::Unknown, detail);
+                    out.details_mut().notes.insert(
+                        0,
+                        "the With clause is unknown, so the scope is undetermined".into(),
+                    );
+                    out
+                }
             }
             Truth::True => {
                 let mut fast = Trail::fast();
@@ -190,10 +274,12 @@ fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> Rul
                 if let Some(t) = fast.touched_failed.take() {
                     touched_failed.get_or_insert(t);
                 }
-                if verdict == Truth::True && !fast.saw_empty && fast.error.is_none() {
+                if walker.exhausted() {
+                    out_of_steps(resource, walker.limits)
+                } else if verdict == Truth::True && !fast.saw_empty && fast.error.is_none() {
                     resource_outcome(resource, Status::Pass, fast)
                 } else {
-                    let mut detail = Trail::detailed();
+                    let mut detail = Trail::detailed(cap);
                     walker.statements(elem, &assert, &mut detail);
                     let status = match (&detail.error, verdict) {
                         (Some(_), _) => Status::Error,
@@ -201,7 +287,11 @@ fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> Rul
                         (None, Truth::Unknown) => Status::Unknown,
                         (None, Truth::True) => Status::Pass,
                     };
-                    resource_outcome(resource, status, detail)
+                    if walker.exhausted() {
+                        out_of_steps(resource, walker.limits)
+                    } else {
+                        resource_outcome(resource, status, detail)
+                    }
                 }
             }
         };
@@ -216,7 +306,6 @@ fn evaluate_rule(walker: &Walker<'_>, input: &SpecInput<'_>, rule: &Rule) -> Rul
         resources.sort_by(by_id);
     }
     let (status, error) = rule_status(walker, rule, &resources, touched_failed);
-    let (line, column) = line_col(input.source, rule.span.start);
     RuleOutcome {
         name: rule.name.value.clone(),
         on: rule.on.value.clone(),
@@ -303,6 +392,17 @@ fn collection_message(type_name: &str, errors: &[&CollectionError]) -> String {
     )
 }
 
+/// The outcome of a resource whose walk ran out of steps: an error, never a guess.
+fn out_of_steps(resource: &Resource, limits: Limits) -> ResourceOutcome {
+    let mut trail = Trail::fast();
+    trail.error = Some(format!(
+        "not evaluated: the rule needs more than {} steps on this resource (the evaluation \
+         limit per rule and resource)",
+        limits.max_steps
+    ));
+    resource_outcome(resource, Status::Error, trail)
+}
+
 /// The outcome of one resource from its walk; details are boxed only when there are any
 /// (never for a passing live resource without notes).
 fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> ResourceOutcome {
@@ -312,24 +412,39 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
         status,
         resource.region.clone(),
     );
-    let plain = trail.failures.is_empty()
-        && trail.unknowns.is_empty()
-        && trail.notes.is_empty()
+    let plain = trail.failures.total == 0
+        && trail.unknowns.total == 0
+        && trail.notes.total == 0
         && trail.error.is_none()
         && resource.source.is_none();
     if plain {
         // Most outcomes: nothing to tell beyond the status.
         return out;
     }
-    let mut notes = trail.notes;
-    if status != Status::Pass && status != Status::Unknown {
+    let keep_notes = status == Status::Pass || status == Status::Unknown;
+    let omitted_notes = trail.notes.omitted();
+    let mut notes = trail.notes.items;
+    if !keep_notes {
         notes.clear();
     }
     notes.dedup();
+    let cap = trail.cap;
+    let mut left_out = |n: u64, what: &str| {
+        if n > 0 {
+            notes.push(format!(
+                "... and {n} more {what}, not listed (at most {cap} are listed per resource)"
+            ));
+        }
+    };
+    left_out(trail.failures.omitted(), "failing paths");
+    left_out(trail.unknowns.omitted(), "unknown paths");
+    if keep_notes {
+        left_out(omitted_notes, "notes");
+    }
     // Exact capacities: failing outcomes are many, and a vector grown by `push` keeps room
     // for four failures where one is usual.
-    let (mut failures, mut unknowns) = (trail.failures, trail.unknowns);
-    failures.shrink_to_fit();
+    let failures: Vec<_> = trail.failures.items.into_iter().map(|(f, _)| f).collect();
+    let mut unknowns = trail.unknowns.items;
     unknowns.shrink_to_fit();
     notes.shrink_to_fit();
     let details = Details {
@@ -347,4 +462,23 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
         out.details = Some(Box::new(details));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One pass over the file finds what `line_col` finds for each offset on its own.
+    #[test]
+    fn positions_match_line_col() {
+        let source = "ab\ncd\r\nef\rgh\u{e9}ij\n\nk";
+        let offsets: Vec<usize> = source.char_indices().map(|(i, _)| i).collect();
+        let expected: Vec<(usize, usize)> = offsets.iter().map(|&o| line_col(source, o)).collect();
+        assert_eq!(positions(source, offsets.iter().copied()), expected);
+        // Out of order or inside a character: each found on its own.
+        assert_eq!(
+            positions(source, [9, 3, 14].into_iter()),
+            vec![line_col(source, 9), (2, 1), line_col(source, 14)]
+        );
+    }
 }

@@ -4,16 +4,27 @@
 //! Every resource is first evaluated fast (no paths, no messages, short-circuits); only a
 //! resource that does not plainly pass is walked again in detail to collect its failing
 //! paths, unknown paths and notes. Both walks compute the same verdict.
+//!
+//! Bounds (docs/language.md, "Evaluation limits"): every statement applied to an element and
+//! every list element visited is a step, counted per resource and rule against
+//! [`Limits::max_steps`]; a walk that runs out stops, and the resource is an error. What a
+//! body of statements gives on a referenced resource depends only on that resource and that
+//! body, not on the path that reached it, so walks into references that took many steps are
+//! remembered per rule ([`Memo`]): a resource reached through many paths is walked once, and
+//! fan-out times nesting stays polynomial. Recorded findings are capped per resource
+//! ([`Limits::max_findings`]); the rest are counted.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 use super::compare::{display, to_json};
 use super::compile::{CPredicate, CStmt, CTail};
 use super::predicates::{Test, Why};
 use super::truth::Truth;
-use crate::model::{CollectionError, Inventory, Object, Sym, Value};
+use super::Limits;
+use crate::model::{CollectionError, Inventory, Object, ResourceIdx, Sym, Value};
 use crate::outcome::{Failure, UnknownPath};
 use crate::syntax::ast::{PredicateKind, Quantifier};
 
@@ -48,15 +59,20 @@ pub(crate) struct Trail {
     /// Collect paths and messages (the detailed walk).
     pub detail: bool,
     path: String,
-    pub failures: Vec<Failure>,
-    pub unknowns: Vec<UnknownPath>,
-    pub notes: Vec<String>,
+    /// Failing paths, each with whether its message starts with its path (`<path> matches,
+    /// expected no ...`), which a remembered walk rewrites for the path that reaches it.
+    pub failures: Findings<(Failure, bool)>,
+    pub unknowns: Findings<UnknownPath>,
+    /// Notes; each starts with its path.
+    pub notes: Findings<String>,
     /// Some `every` statement met zero elements (the verdict may be vacuous).
     pub saw_empty: bool,
     /// The resource could not be evaluated: why.
     pub error: Option<String>,
     /// A reference led into a type whose collection failed.
     pub touched_failed: Option<String>,
+    /// How many findings of each kind are recorded; the rest are only counted.
+    pub cap: usize,
 }
 
 impl Trail {
@@ -64,14 +80,142 @@ impl Trail {
         Trail::default()
     }
 
-    pub(crate) fn detailed() -> Trail {
+    /// A detailed walk that records up to `cap` failures, unknowns and notes.
+    pub(crate) fn detailed(cap: usize) -> Trail {
         Trail {
             detail: true,
             // Room for most paths, so that it is allocated once.
             path: String::with_capacity(64),
+            cap,
             ..Trail::default()
         }
     }
+
+    fn merge_flags(
+        &mut self,
+        saw_empty: bool,
+        error: Option<String>,
+        touched_failed: Option<String>,
+    ) {
+        self.saw_empty |= saw_empty;
+        if self.error.is_none() {
+            self.error = error;
+        }
+        if self.touched_failed.is_none() {
+            self.touched_failed = touched_failed;
+        }
+    }
+
+    /// Adds what a remembered walk found, its paths moved from its own prefix to this
+    /// trail's path.
+    fn replay(&mut self, entry: &Entry) {
+        let cap = self.cap;
+        let prefix = self.path.as_str();
+        let moved = |text: &str| {
+            let mut out = String::with_capacity(prefix.len() + text.len());
+            out.push_str(prefix);
+            out.push_str(text.get(entry.prefix_len..).unwrap_or_default());
+            out
+        };
+        self.failures
+            .append_mapped(&entry.failures, cap, |(f, path_first)| {
+                let mut f = f.clone();
+                f.path = moved(&f.path);
+                if *path_first {
+                    f.message = moved(&f.message);
+                }
+                (f, *path_first)
+            });
+        self.unknowns
+            .append_mapped(&entry.unknowns, cap, |u| UnknownPath {
+                path: moved(&u.path),
+                reason: u.reason.clone(),
+            });
+        self.notes.append_mapped(&entry.notes, cap, |n| moved(n));
+        self.merge_flags(
+            entry.saw_empty,
+            entry.error.clone(),
+            entry.touched_failed.clone(),
+        );
+    }
+}
+
+/// Findings of one kind: the first `cap` recorded, all counted.
+#[derive(Debug, Clone)]
+pub(crate) struct Findings<T> {
+    pub items: Vec<T>,
+    /// How many there are, recorded or not (`items.len() == min(total, cap)`).
+    pub total: u64,
+}
+
+impl<T> Default for Findings<T> {
+    fn default() -> Self {
+        Findings {
+            items: Vec::new(),
+            total: 0,
+        }
+    }
+}
+
+impl<T> Findings<T> {
+    fn push(&mut self, cap: usize, item: T) {
+        self.total = self.total.saturating_add(1);
+        if self.items.len() < cap {
+            self.items.push(item);
+        }
+    }
+
+    /// Forgets every finding after the first `mark` (a `total` read earlier).
+    fn truncate(&mut self, mark: u64, cap: usize) {
+        if mark < self.total {
+            self.total = mark;
+            self.items
+                .truncate(usize::try_from(mark).unwrap_or(usize::MAX).min(cap));
+        }
+    }
+
+    /// The findings after `(total, len)` (read earlier), when none were dropped since.
+    fn since(&self, (total, len): (u64, usize)) -> Findings<T>
+    where
+        T: Clone,
+    {
+        Findings {
+            items: self.items.get(len..).unwrap_or_default().to_vec(),
+            total: self.total.saturating_sub(total),
+        }
+    }
+
+    /// How many were counted but not recorded.
+    pub fn omitted(&self) -> u64 {
+        self.total.saturating_sub(self.items.len() as u64)
+    }
+
+    fn append_mapped<U>(&mut self, other: &Findings<U>, cap: usize, f: impl FnMut(&U) -> T) {
+        let room = cap.saturating_sub(self.items.len());
+        self.items.extend(other.items.iter().take(room).map(f));
+        self.total = self.total.saturating_add(other.total);
+    }
+}
+
+/// What a walk of a body of statements over a referenced resource gave: its verdict and
+/// everything it put in its trail (paths starting with a prefix `prefix_len` bytes long).
+struct Entry {
+    truth: Truth,
+    saw_empty: bool,
+    error: Option<String>,
+    touched_failed: Option<String>,
+    prefix_len: usize,
+    failures: Findings<(Failure, bool)>,
+    unknowns: Findings<UnknownPath>,
+    notes: Findings<String>,
+}
+
+/// Walks into referenced resources remembered for one rule, by (resource, body), one map
+/// for fast walks and one for detailed walks.
+#[derive(Default)]
+struct Memo {
+    fast: HashMap<(ResourceIdx, usize), Rc<Entry>>,
+    detail: HashMap<(ResourceIdx, usize), Rc<Entry>>,
 }
 
 /// Accumulates element verdicts under a quantifier.
@@ -112,13 +256,49 @@ impl Acc {
     }
 }
 
-/// Walks resources of one inventory.
+/// Walks the resources of one inventory for one rule.
 pub(crate) struct Walker<'a> {
     pub inventory: &'a Inventory,
     pub failed: &'a HashMap<&'a str, Vec<&'a CollectionError>>,
+    pub limits: Limits,
+    /// Steps taken for the current resource.
+    steps: Cell<u64>,
+    memo: RefCell<Memo>,
 }
 
 impl<'a> Walker<'a> {
+    pub(crate) fn new(
+        inventory: &'a Inventory,
+        failed: &'a HashMap<&'a str, Vec<&'a CollectionError>>,
+        limits: Limits,
+    ) -> Walker<'a> {
+        Walker {
+            inventory,
+            failed,
+            limits,
+            steps: Cell::new(0),
+            memo: RefCell::default(),
+        }
+    }
+
+    /// Starts the step count of a new resource.
+    pub(crate) fn start_resource(&self) {
+        self.steps.set(0);
+    }
+
+    /// Whether the current resource has run out of steps.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.steps.get() > self.limits.max_steps
+    }
+
+    /// Counts one step; false once the budget is spent.
+    #[inline]
+    fn step(&self) -> bool {
+        let n = self.steps.get().saturating_add(1);
+        self.steps.set(n);
+        n <= self.limits.max_steps
+    }
+
     /// All statements hold on `elem` (they are correlated: the same element).
     pub(crate) fn statements(&self, elem: Elem<'a>, stmts: &'a [CStmt], t: &mut Trail) -> Truth {
         let mut acc = Truth::True;
@@ -131,7 +311,115 @@ impl<'a> Walker<'a> {
         acc
     }
 
+    /// [`Walker::statements`] on a referenced resource, remembered when it took many steps:
+    /// the verdict and findings of `body` on `target` do not depend on the path that got
+    /// there (only the paths' prefix does, which a replay rewrites).
+    fn referenced(
+        &self,
+        target: ResourceIdx,
+        elem: Elem<'a>,
+        body: &'a [CStmt],
+        t: &mut Trail,
+    ) -> Truth {
+        let key = (target, body.as_ptr() as usize);
+        let hit = {
+            let memo = self.memo.borrow();
+            let map = if t.detail { &memo.detail } else { &memo.fast };
+            if map.is_empty() {
+                None
+            } else {
+                map.get(&key).cloned()
+            }
+        };
+        if let Some(entry) = hit {
+            if !self.step() {
+                return Truth::Unknown;
+            }
+            t.replay(&entry);
+            return entry.truth;
+        }
+        // Walk in place (most walks are short and remembered by nobody), with the flags
+        // taken aside so that the walk's own can be told apart.
+        let before = self.steps.get();
+        let marks = [
+            (t.failures.total, t.failures.items.len()),
+            (t.unknowns.total, t.unknowns.items.len()),
+            (t.notes.total, t.notes.items.len()),
+        ];
+        let saw_empty = std::mem::replace(&mut t.saw_empty, false);
+        let error = t.error.take();
+        let touched_failed = t.touched_failed.take();
+        let truth = self.statements(elem, body, t);
+        let own_saw_empty = std::mem::replace(&mut t.saw_empty, saw_empty);
+        let own_error = std::mem::replace(&mut t.error, error);
+        let own_touched_failed = std::mem::replace(&mut t.touched_failed, touched_failed);
+        if self.steps.get().saturating_sub(before) < self.limits.memo_min_steps || self.exhausted()
+        {
+            t.merge_flags(own_saw_empty, own_error, own_touched_failed);
+            return truth;
+        }
+        // Remember it. What the walk recorded here is all it found unless the caps dropped
+        // some; then walk it again on its own, with room for everything.
+        let counts = [
+            (t.failures.total, t.failures.items.len()),
+            (t.unknowns.total, t.unknowns.items.len()),
+            (t.notes.total, t.notes.items.len()),
+        ];
+        let complete = marks
+            .iter()
+            .zip(&counts)
+            .all(|((total, len), (now_total, now_len))| {
+                now_total - total == (now_len - len) as u64
+            });
+        let entry = if complete {
+            Entry {
+                truth,
+                saw_empty: own_saw_empty,
+                error: own_error.clone(),
+                touched_failed: own_touched_failed.clone(),
+                prefix_len: t.path.len(),
+                failures: t.failures.since(marks[0]),
+                unknowns: t.unknowns.since(marks[1]),
+                notes: t.notes.since(marks[2]),
+            }
+        } else {
+            let mut sub = Trail {
+                detail: t.detail,
+                path: t.path.clone(),
+                cap: t.cap,
+                ..Trail::default()
+            };
+            let again = self.statements(elem, body, &mut sub);
+            if self.exhausted() {
+                t.merge_flags(own_saw_empty, own_error, own_touched_failed);
+                return truth;
+            }
+            Entry {
+                truth: again,
+                saw_empty: sub.saw_empty,
+                error: sub.error,
+                touched_failed: sub.touched_failed,
+                prefix_len: sub.path.len(),
+                failures: sub.failures,
+                unknowns: sub.unknowns,
+                notes: sub.notes,
+            }
+        };
+        t.merge_flags(own_saw_empty, own_error, own_touched_failed);
+        let mut memo = self.memo.borrow_mut();
+        let map = if t.detail {
+            &mut memo.detail
+        } else {
+            &mut memo.fast
+        };
+        map.insert(key, Rc::new(entry));
+        truth
+    }
+
     fn statement(&self, elem: Elem<'a>, s: &'a CStmt, t: &mut Trail) -> Truth {
+        if !self.step() {
+            return Truth::Unknown;
+        }
         let mark = t.path.len();
         if t.detail {
             push_segment(&mut t.path, s);
@@ -164,8 +452,10 @@ impl<'a> Walker<'a> {
         t: &mut Trail,
     ) -> Truth {
         self.quantify(leaf, s, true, t, |w, item, t| {
-            let elem = w.enter(item, s.association, t);
-            w.statements(elem, body, t)
+            match w.enter(item, s.association, t) {
+                (elem, Some(target)) => w.referenced(target, elem, body, t),
+                (elem, None) => w.statements(elem, body, t),
+            }
         })
     }
 
@@ -189,19 +479,27 @@ impl<'a> Walker<'a> {
         t: &mut Trail,
         each: impl Fn(&Self, Leaf<'a>, &mut Trail) -> Truth,
     ) -> Truth {
-        let marks = (t.failures.len(), t.unknowns.len());
+        let marks = (t.failures.total, t.unknowns.total);
         let mut acc = Acc::new(s.quantifier);
+        // The paths that matched a `no`: the first `cap` of them, and how many in all.
         let mut matched = Vec::new();
+        let mut matched_count = 0u64;
         let mut one = |item: Leaf<'a>, t: &mut Trail, acc: &mut Acc| {
             let r = each(self, item, t);
             if t.detail && r == Truth::True && s.quantifier == Quantifier::No {
-                matched.push(t.path.clone());
+                matched_count = matched_count.saturating_add(1);
+                if matched.len() < t.cap {
+                    matched.push(t.path.clone());
+                }
             }
             acc.push(r)
         };
         match leaf {
             Leaf::Val(Value::List(items)) if split => {
                 for (i, item) in items.iter().enumerate() {
+                    if !self.step() {
+                        break;
+                    }
                     let mark = t.path.len();
                     if t.detail {
                         // Writing to a String cannot fail.
@@ -219,7 +517,7 @@ impl<'a> Walker<'a> {
             }
         }
         let result = acc.finish();
-        self.settle(s, &acc, result, marks, matched, t);
+        self.settle(s, &acc, result, marks, (matched, matched_count), t);
         result
     }
 
@@ -229,35 +527,38 @@ impl<'a> Walker<'a> {
         s: &CStmt,
         acc: &Acc,
         result: Truth,
-        (failures, unknowns): (usize, usize),
-        matched: Vec<String>,
+        (failures, unknowns): (u64, u64),
+        (matched, matched_count): (Vec<String>, u64),
         t: &mut Trail,
     ) {
+        let cap = t.cap;
         if acc.count == 0 && s.quantifier == Quantifier::Every {
             t.saw_empty = true;
             if t.detail {
-                t.notes.push(format!(
+                let note = format!(
                     "{} has no elements: checked zero elements, so it holds vacuously",
                     display_path(&t.path)
-                ));
+                );
+                t.notes.push(cap, note);
             }
         }
         if !t.detail {
             return;
         }
         if result != Truth::False || s.quantifier == Quantifier::No {
-            t.failures.truncate(failures);
+            t.failures.truncate(failures, cap);
         }
         if result == Truth::True {
-            t.unknowns.truncate(unknowns);
+            t.unknowns.truncate(unknowns, cap);
         }
         if result != Truth::False {
             return;
         }
         match s.quantifier {
             Quantifier::No => {
+                let unrecorded = matched_count.saturating_sub(matched.len() as u64);
                 for path in matched {
-                    t.failures.push(Failure {
+                    let failure = Failure {
                         path: display_path(&path),
                         predicate: format!("no {}", s.name_text).into(),
                         expected: format!("no {} to match", s.name_text).into(),
@@ -267,26 +568,36 @@ impl<'a> Walker<'a> {
                             display_path(&path),
                             s.name_text
                         ),
-                    });
+                    };
+                    t.failures.push(cap, (failure, true));
                 }
+                // Counted, not recorded: the list is full (`matched` kept `cap` of them).
+                t.failures.total = t.failures.total.saturating_add(unrecorded);
             }
             Quantifier::Any if acc.count == 0 => {
                 let path = display_path(&t.path);
-                t.failures.push(Failure {
+                let failure = Failure {
                     path: path.clone(),
                     predicate: format!("any {}", s.name_text).into(),
                     expected: "at least one element".into(),
                     actual: serde_json::Value::Array(vec![]),
                     message: format!("{path} has no elements, expected at least one to match"),
-                });
+                };
+                t.failures.push(cap, (failure, true));
             }
             _ => {}
         }
     }
 
-    /// Enters `( ... )` on a value: a nested property, or the target of a reference.
-    fn enter(&self, leaf: Leaf<'a>, association: bool, t: &mut Trail) -> Elem<'a> {
-        match leaf {
+    /// Enters `( ... )` on a value: a nested property, or the target of a reference (with
+    /// its index).
+    fn enter(
+        &self,
+        leaf: Leaf<'a>,
+        association: bool,
+        t: &mut Trail,
+    ) -> (Elem<'a>, Option<ResourceIdx>) {
+        let elem = match leaf {
             Leaf::Unknown(reason, _) => Elem::Unknown(reason),
             Leaf::Null(why) => Elem::Null(why),
             Leaf::Val(Value::Ref(r)) if association => {
@@ -300,8 +611,11 @@ impl<'a> Walker<'a> {
                 if failed && t.touched_failed.is_none() {
                     t.touched_failed = Some(target_type.to_string());
                 }
-                match r.target.and_then(|idx| self.inventory.resource(idx)) {
-                    Some(resource) => Elem::Obj(&resource.properties),
+                let target = r
+                    .target
+                    .and_then(|idx| Some((idx, self.inventory.resource(idx)?)));
+                match target {
+                    Some((idx, resource)) => return (Elem::Obj(&resource.properties), Some(idx)),
                     None => {
                         if failed && t.error.is_none() {
                             t.error = Some(format!(
@@ -316,7 +630,8 @@ impl<'a> Walker<'a> {
             Leaf::Val(Value::Object(o)) if !association => Elem::Obj(o),
             Leaf::Val(Value::Unknown(u)) => Elem::Unknown(&u.reason),
             Leaf::Val(_) => Elem::Null(NullWhy::Missing),
-        }
+        };
+        (elem, None)
     }
 
     /// Tests one value against a predicate; in detail, records why it failed or is unknown.
@@ -330,10 +645,13 @@ impl<'a> Walker<'a> {
                 };
                 if t.detail {
                     match r {
-                        Truth::Unknown => t.unknowns.push(UnknownPath {
-                            path: display_path(&t.path),
-                            reason: reason.to_string(),
-                        }),
+                        Truth::Unknown => {
+                            let unknown = UnknownPath {
+                                path: display_path(&t.path),
+                                reason: reason.to_string(),
+                            };
+                            t.unknowns.push(t.cap, unknown);
+                        }
                         Truth::False => self.fail(t, s, p, Found::NotKnownYet),
                         Truth::True => {}
                     }
@@ -352,12 +670,15 @@ impl<'a> Walker<'a> {
                 if t.detail {
                     match test {
                         Test::Holds => {}
-                        Test::Unknown => t.unknowns.push(UnknownPath {
-                            path: display_path(&t.path),
-                            reason: first_unknown(value)
-                                .unwrap_or("holds an unknown value")
-                                .to_string(),
-                        }),
+                        Test::Unknown => {
+                            let unknown = UnknownPath {
+                                path: display_path(&t.path),
+                                reason: first_unknown(value)
+                                    .unwrap_or("holds an unknown value")
+                                    .to_string(),
+                            };
+                            t.unknowns.push(t.cap, unknown);
+                        }
                         Test::Fails(why) => self.fail(t, s, p, Found::Value(why, value)),
                     }
                 }
@@ -368,6 +689,11 @@ impl<'a> Walker<'a> {
 
     /// Records a failure: `<subject> <found>, expected <expected>`, written in one string.
     fn fail(&self, t: &mut Trail, s: &CStmt, p: &CPredicate, found: Found<'_>) {
+        if t.failures.items.len() >= t.cap {
+            // Only counted: spare building a message nobody will read.
+            t.failures.total = t.failures.total.saturating_add(1);
+            return;
+        }
         let actual = match found {
             Found::Value(_, value) => to_json(value, &self.inventory.interner),
             _ => serde_json::Value::Null,
@@ -406,13 +732,14 @@ impl<'a> Walker<'a> {
         };
         message.push_str(", expected ");
         message.push_str(&p.expected);
-        t.failures.push(Failure {
+        let failure = Failure {
             path: display_path(&t.path),
             predicate: p.text.clone(),
             message,
             expected: p.expected.clone(),
             actual,
-        });
+        };
+        t.failures.push(t.cap, (failure, false));
     }
 }
 
