@@ -7,8 +7,8 @@
 //! [`schema`] holds the resource schemas providers declare.
 #![forbid(unsafe_code)]
 
-mod intern;
 pub mod input;
+mod intern;
 mod inventory;
 mod json;
 mod plan;
