@@ -221,9 +221,7 @@ pub fn excerpt(line: &str, column: usize, max: usize) -> (String, usize) {
     let (start, end) = if chars.len() <= max {
         (0, chars.len())
     } else {
-        let start = col
-            .saturating_sub(max / 3)
-            .min(chars.len().saturating_sub(max));
+        let start = col.saturating_sub(max / 3).min(chars.len().saturating_sub(max));
         (start, (start + max).min(chars.len()))
     };
     let mut out = String::new();
@@ -266,14 +264,8 @@ mod tests {
             "f:2:3: not a text file (a NUL byte); a spec must be UTF-8 text"
         );
         let e = into_text(b"x\r\xC3(".to_vec(), "f", "a spec").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "f:2:1: invalid UTF-8; a spec must be UTF-8 text"
-        );
-        assert_eq!(
-            into_text(b"\xEF\xBB\xBFok".to_vec(), "f", "x").unwrap(),
-            "ok"
-        );
+        assert_eq!(e.to_string(), "f:2:1: invalid UTF-8; a spec must be UTF-8 text");
+        assert_eq!(into_text(b"\xEF\xBB\xBFok".to_vec(), "f", "x").unwrap(), "ok");
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! [`schema`] holds the resource schemas providers declare.
 #![forbid(unsafe_code)]
 
-pub mod input;
 mod intern;
+pub mod input;
 mod inventory;
 mod json;
 mod plan;
