@@ -154,6 +154,15 @@ impl Budget {
 
     /// Counts the values and bytes of `v` (walking it, at most until the budget is spent).
     pub fn charge_value(&self, v: &Value) -> Result<(), Exceeded> {
+        match v {
+            Value::String(s) => return self.charge(1, s.len() as u64),
+            Value::List(..)
+            | Value::Set(..)
+            | Value::Tuple(..)
+            | Value::Map(..)
+            | Value::Object(..) => {}
+            _ => return self.charge(1, 0),
+        }
         let mut stack = vec![v];
         let (mut values, mut bytes) = (0u64, 0u64);
         while let Some(v) = stack.pop() {

@@ -260,9 +260,14 @@ impl<'s> Evaluator<'s> {
         (dynamic(), diags)
     }
 
-    /// Counts `n` steps; spent, the diagnostic to give at `range`.
-    pub(crate) fn step(&self, n: u64, range: Option<Range>) -> Result<(), Diagnostic> {
-        self.budget.step(n).map_err(|e| too_expensive(e, range))
+    /// Counts `n` steps; spent, the diagnostic to give at `range` (computed only then:
+    /// a position costs a scan of its line).
+    pub(crate) fn step(
+        &self,
+        n: u64,
+        range: impl FnOnce() -> Option<Range>,
+    ) -> Result<(), Diagnostic> {
+        self.budget.step(n).map_err(|e| too_expensive(e, range()))
     }
 
     fn range(&self, span: Option<Span<usize>>) -> Option<Range> {
@@ -288,7 +293,7 @@ impl<'s> Evaluator<'s> {
                 )],
             );
         }
-        if let Err(d) = self.step(1, self.range_of(e)) {
+        if let Err(d) = self.step(1, || self.range_of(e)) {
             return (dynamic(), vec![d]);
         }
         self.depth += 1;
@@ -764,7 +769,7 @@ impl<'s> Evaluator<'s> {
         for (k, v) in elements {
             // Every iteration is a step, whether or not its body evaluates anything (a
             // template `%{for}` of literal text).
-            if let Err(d) = self.step(1, self.range(spec.span.clone())) {
+            if let Err(d) = self.step(1, || self.range(spec.span.clone())) {
                 diags.push(d);
                 return (dynamic(), diags);
             }
@@ -806,7 +811,7 @@ impl<'s> Evaluator<'s> {
         for (k, v) in elements {
             // Every iteration is a step, whether or not its body evaluates anything (a
             // template `%{for}` of literal text).
-            if let Err(d) = self.step(1, self.range(spec.span.clone())) {
+            if let Err(d) = self.step(1, || self.range(spec.span.clone())) {
                 diags.push(d);
                 return (dynamic(), diags);
             }
