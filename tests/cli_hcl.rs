@@ -444,3 +444,43 @@ fn unterminated_strings_are_reported_where_they_break() {
         "eof.hcl:2:14: error: Unterminated template string: No closing marker was found for the string.\n"
     );
 }
+
+/// Calls that are each within their own limits, combined into a bomb of a few hundred
+/// bytes, are stopped by the one budget of the evaluation: one diagnostic at the
+/// expression that went beyond it, exit status 2. Each of these aborted the process
+/// (out of memory) before.
+#[test]
+fn bombs_are_diagnostics_not_aborts() {
+    const FIFTY_MB: &str = "replace(format(\"%1000000s\", \"\"), \" \", \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\")";
+    let values = "Evaluation too expensive: Evaluation stopped after building 16777216 values: the configuration builds (or copies) too many values.";
+    let bytes = "Evaluation too expensive: Evaluation stopped after building 256 MiB of strings: the configuration builds (or copies) too much text.";
+    for (name, text, expected) in [
+        // 50M one-character strings from one `split`.
+        (
+            "split.hcl",
+            format!("x = length(split(\"\", {FIFTY_MB}))\n"),
+            format!("split.hcl:1:12: error: {values}\n"),
+        ),
+        // 1024 copies of a 50 MB string from one `formatlist`.
+        (
+            "formatlist.hcl",
+            format!("x = length(formatlist(\"%s%s\", range(1024), {FIFTY_MB}))\n"),
+            format!("formatlist.hcl:1:12: error: {bytes}\n"),
+        ),
+        // A YAML alias bomb: 9 anchors, each nine aliases of the one before (9^9 nodes).
+        (
+            "yaml.hcl",
+            concat!(r#"x = length(yamldecode("a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]\ni: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h]"))"#, "\n").to_string(),
+            format!("yaml.hcl:1:12: error: {values}\n"),
+        ),
+    ] {
+        let dir = dir_with(&[(name, &text)]);
+        assert!(text.len() < 500, "{name}: {} bytes", text.len());
+        let out = run(&["hcl", "eval", name], dir.path(), None);
+        assert_eq!(
+            (out.status.code(), stdout(&out), stderr(&out)),
+            (Some(2), String::new(), expected),
+            "{name}"
+        );
+    }
+}

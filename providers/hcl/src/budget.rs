@@ -30,8 +30,8 @@ pub const MAX_STEPS: u64 = 1 << 24;
 /// Values one evaluation may build (16M; counted again for each expression a value passes
 /// through).
 pub const MAX_VALUES: u64 = 1 << 24;
-/// String bytes one evaluation may build (512 MiB; counted as values are).
-pub const MAX_BYTES: u64 = 512 << 20;
+/// String bytes one evaluation may build (256 MiB; counted as values are).
+pub const MAX_BYTES: u64 = 256 << 20;
 
 /// The limits of one budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
