@@ -532,9 +532,8 @@ fn the_environment_never_reaches_the_output() {
     let dir = dir_with(&[("s.hcldec", README_SPEC), ("in.hcl", "name = \"x\"\n")]);
     let d = dir.path();
     let column = "CLOUDSPEC_TEST_SECRET=".len() + SECRET.len() + 1;
-    let not_text = format!(
-        "Error: Not a text file\n\n  on /proc/self/environ line 1:\n  (source code not available)\n\nThe file \"/proc/self/environ\" contains a NUL byte: input files must be UTF-8\ntext.\n\n"
-    );
+    let not_text = "Error: Not a text file\n\n  on /proc/self/environ line 1:\n  (source code not available)\n\nThe file \"/proc/self/environ\" contains a NUL byte: input files must be UTF-8\ntext.\n\n"
+        .to_string();
     for args in [
         &["-s", "/proc/self/environ", "in.hcl"][..],
         &["-s", "s.hcldec", "/proc/self/environ"],

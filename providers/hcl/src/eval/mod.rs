@@ -261,7 +261,9 @@ impl<'s> Evaluator<'s> {
     }
 
     /// Counts `n` steps; spent, the diagnostic to give at `range` (computed only then:
-    /// a position costs a scan of its line).
+    /// a position costs a scan of its line). Diagnostics are plain data returned by value,
+    /// as everywhere in this crate.
+    #[allow(clippy::result_large_err)]
     pub(crate) fn step(
         &self,
         n: u64,
