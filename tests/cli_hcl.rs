@@ -155,7 +155,7 @@ fn bad_vars_and_missing_files_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error: --vars: nofile.json: cannot read file: No such file or directory (os error 2)\n"
+        "error: --vars: nofile.json: cannot read: No such file or directory (os error 2)\n"
     );
     let out = run(
         &["hcl", "eval", "--vars", "{\"a\": ", "a.hcl"],
@@ -171,7 +171,7 @@ fn bad_vars_and_missing_files_exit_2() {
     let out = run(&["hcl", "eval", "missing.hcl"], dir.path(), None);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).starts_with("error: missing.hcl: cannot read file: "),
+        stderr(&out).starts_with("error: missing.hcl: cannot read: "),
         "{}",
         stderr(&out)
     );
@@ -314,4 +314,173 @@ fn dynamic_block_errors_have_positions() {
             "d.hcl:9:1: error: Missing dynamic content block: A dynamic block must have a nested block of type \"content\" to describe the body of each generated block.\n",
         )
     );
+}
+
+/// The value of the environment variable the secret-leak tests give the binary.
+const SECRET: &str = "s3cr3t-AKIAIOSFODNN7EXAMPLE-wJalrXUtnFEMI";
+
+/// `/proc/self/environ` (the environment, NUL-separated) as the file or the `--vars` file:
+/// refused as not text, at the first NUL, without a byte of it shown.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_environment_never_reaches_the_output() {
+    let dir = dir_with(&[("in.hcl", "a = 1\n")]);
+    let column = "CLOUDSPEC_TEST_SECRET=".len() + SECRET.len() + 1;
+    for (args, expected) in [
+        (
+            &["hcl", "eval", "/proc/self/environ"][..],
+            format!("error: /proc/self/environ:1:{column}: not a text file (a NUL byte); an HCL file must be UTF-8 text\n"),
+        ),
+        (
+            &["hcl", "eval", "--vars", "/proc/self/environ", "in.hcl"],
+            format!("error: --vars: /proc/self/environ:1:{column}: not a text file (a NUL byte); a variables file must be UTF-8 text\n"),
+        ),
+    ] {
+        let out = Command::new(BIN)
+            .args(args)
+            .current_dir(dir.path())
+            .env_clear()
+            .env("CLOUDSPEC_TEST_SECRET", SECRET)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run cloudspec");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(stdout(&out), "");
+        assert_eq!(stderr(&out), expected);
+        assert!(!stderr(&out).contains("s3cr3t"));
+    }
+}
+
+/// Endless or binary inputs are refused within the limit, with positions.
+#[cfg(target_os = "linux")]
+#[test]
+fn inputs_are_bounded_text() {
+    let dir = dir_with(&[]);
+    let out = run(&["hcl", "eval", "/dev/zero"], dir.path(), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: /dev/zero: larger than the 64 MiB limit for an HCL file\n"
+    );
+    std::fs::write(dir.path().join("bad.hcl"), b"a = 1\nb = \"\xff\"\n").expect("write");
+    let out = run(&["hcl", "eval", "bad.hcl"], dir.path(), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: bad.hcl:2:6: invalid UTF-8; an HCL file must be UTF-8 text\n"
+    );
+    // A byte-order mark is skipped, as HCL skips it.
+    std::fs::write(dir.path().join("bom.hcl"), b"\xEF\xBB\xBFa = 1\n").expect("write");
+    let out = run(&["hcl", "eval", "bom.hcl"], dir.path(), None);
+    assert_eq!(
+        (out.status.code(), stdout(&out)),
+        (Some(0), "{\"a\":1}\n".into())
+    );
+}
+
+/// A result that cannot be written is an error with exit status 2, never a panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn unwritable_results_exit_2() {
+    let dir = dir_with(&[("in.hcl", "a = 1\n")]);
+    let out = Command::new(BIN)
+        .args(["hcl", "eval", "in.hcl"])
+        .current_dir(dir.path())
+        .stdout(std::fs::File::create("/dev/full").expect("open /dev/full"))
+        .output()
+        .expect("run cloudspec");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: cannot write the result to standard output: No space left on device (os error 28)\n"
+    );
+    // A pipe whose reader has gone (before the child has read its file, let alone written).
+    let mut child = Command::new(BIN)
+        .args(["hcl", "eval", "in.hcl"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run cloudspec");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: cannot write the result to standard output: Broken pipe (os error 32)\n"
+    );
+}
+
+/// A number literal beyond the exponents cloudspec represents is an error at the
+/// literal, never another value (it was silently 0).
+#[test]
+fn huge_exponents_are_errors_not_zero() {
+    let dir = dir_with(&[("n.hcl", "ok = 1e10000000\nbad = [1, 1e10000001]\n")]);
+    let out = run(&["hcl", "eval", "n.hcl"], dir.path(), None);
+    assert_eq!((out.status.code(), stdout(&out)), (Some(2), String::new()));
+    assert_eq!(
+        stderr(&out),
+        "n.hcl:2:11: error: Invalid number literal: This number's exponent is beyond the range cloudspec supports: decimal exponents may be at most 10000000 in magnitude.\n"
+    );
+}
+
+/// A quoted string left open is reported where it breaks, as HCL reports it.
+#[test]
+fn unterminated_strings_are_reported_where_they_break() {
+    let dir = dir_with(&[
+        ("nl.hcl", "a = 1\nb = \"abc\nc = 2\n"),
+        ("eof.hcl", "a = 1\nb = \"x${\"}\"}y"),
+    ]);
+    let out = run(&["hcl", "eval", "nl.hcl"], dir.path(), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "nl.hcl:2:9: error: Invalid multi-line string: Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the \"heredoc\" multi-line template syntax.\n"
+    );
+    let out = run(&["hcl", "eval", "eof.hcl"], dir.path(), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "eof.hcl:2:14: error: Unterminated template string: No closing marker was found for the string.\n"
+    );
+}
+
+/// Calls that are each within their own limits, combined into a bomb of a few hundred
+/// bytes, are stopped by the one budget of the evaluation: one diagnostic at the
+/// expression that went beyond it, exit status 2. Each of these aborted the process
+/// (out of memory) before.
+#[test]
+fn bombs_are_diagnostics_not_aborts() {
+    const FIFTY_MB: &str = "replace(format(\"%1000000s\", \"\"), \" \", \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\")";
+    let values = "Evaluation too expensive: Evaluation stopped after building 16777216 values: the configuration builds (or copies) too many values.";
+    let bytes = "Evaluation too expensive: Evaluation stopped after building 256 MiB of strings: the configuration builds (or copies) too much text.";
+    for (name, text, expected) in [
+        // 50M one-character strings from one `split`.
+        (
+            "split.hcl",
+            format!("x = length(split(\"\", {FIFTY_MB}))\n"),
+            format!("split.hcl:1:12: error: {values}\n"),
+        ),
+        // 1024 copies of a 50 MB string from one `formatlist`.
+        (
+            "formatlist.hcl",
+            format!("x = length(formatlist(\"%s%s\", range(1024), {FIFTY_MB}))\n"),
+            format!("formatlist.hcl:1:12: error: {bytes}\n"),
+        ),
+        // A YAML alias bomb: 9 anchors, each nine aliases of the one before (9^9 nodes).
+        (
+            "yaml.hcl",
+            concat!(r#"x = length(yamldecode("a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]\ni: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h]"))"#, "\n").to_string(),
+            format!("yaml.hcl:1:12: error: {values}\n"),
+        ),
+    ] {
+        let dir = dir_with(&[(name, &text)]);
+        assert!(text.len() < 500, "{name}: {} bytes", text.len());
+        let out = run(&["hcl", "eval", name], dir.path(), None);
+        assert_eq!(
+            (out.status.code(), stdout(&out), stderr(&out)),
+            (Some(2), String::new(), expected),
+            "{name}"
+        );
+    }
 }

@@ -339,10 +339,9 @@ fn output_file() {
         None,
     );
     let (status, stdout, stderr) = outcome(&out);
-    assert_eq!((status, stdout.as_str()), (Some(1), ""));
+    assert_eq!((status, stdout.as_str()), (Some(2), ""));
     assert!(
-        stderr.starts_with("Error: can't open missing/result.json for writing: ")
-            && stderr.ends_with("\n\n"),
+        stderr.starts_with("Error: cannot write missing/result.json: ") && stderr.ends_with("\n\n"),
         "{stderr}"
     );
 }
@@ -497,5 +496,188 @@ JSON array of objects.
             ("Mismatched braces".to_string(), 31, 32),
             ("Root value must be object".to_string(), 1, 2),
         ]
+    );
+}
+
+/// The value of the environment variable the secret-leak tests give the binary.
+const SECRET: &str = "s3cr3t-AKIAIOSFODNN7EXAMPLE-wJalrXUtnFEMI";
+
+/// Runs hcldec with only `CLOUDSPEC_TEST_SECRET` in its environment (so that
+/// `/proc/self/environ` is exactly `CLOUDSPEC_TEST_SECRET=...\0`).
+fn run_with_secret(args: &[&str], dir: &Path) -> (Option<i32>, String, String) {
+    let out = Command::new(BIN)
+        .arg("hcldec")
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("CLOUDSPEC_TEST_SECRET", SECRET)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run cloudspec");
+    let got = outcome(&out);
+    assert!(
+        !got.1.contains("s3cr3t") && !got.2.contains("s3cr3t"),
+        "the environment leaked: {got:?}"
+    );
+    got
+}
+
+/// `/proc/self/environ` (the environment, NUL-separated) as the spec, an input or a
+/// `-V` file: refused as not text, at the first NUL, without a byte of it shown.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_environment_never_reaches_the_output() {
+    let dir = dir_with(&[("s.hcldec", README_SPEC), ("in.hcl", "name = \"x\"\n")]);
+    let d = dir.path();
+    let column = "CLOUDSPEC_TEST_SECRET=".len() + SECRET.len() + 1;
+    let not_text = "Error: Not a text file\n\n  on /proc/self/environ line 1:\n  (source code not available)\n\nThe file \"/proc/self/environ\" contains a NUL byte: input files must be UTF-8\ntext.\n\n"
+        .to_string();
+    for args in [
+        &["-s", "/proc/self/environ", "in.hcl"][..],
+        &["-s", "s.hcldec", "/proc/self/environ"],
+        &["-s", "s.hcldec", "-V", "/proc/self/environ", "in.hcl"],
+        &["-s", "s.hcldec", "-V", "/proc/self/environ"],
+    ] {
+        assert_eq!(
+            run_with_secret(args, d),
+            (Some(2), String::new(), not_text.clone()),
+            "{args:?}"
+        );
+    }
+    let (status, stdout, stderr) = run_with_secret(
+        &["-s", "s.hcldec", "--diags", "json", "/proc/self/environ"],
+        d,
+    );
+    assert_eq!((status, stdout.as_str()), (Some(2), ""));
+    let doc: serde_json::Value = serde_json::from_str(&stderr).expect("JSON diagnostics");
+    let subject = &doc["diagnostics"][0]["subject"];
+    assert_eq!(subject["start"]["line"], 1);
+    assert_eq!(subject["start"]["column"], column);
+    assert_eq!(subject["start"]["byte"], column - 1);
+}
+
+/// A spec or an input is read within 64 MiB, whatever it is: `/dev/zero` stops there.
+#[cfg(target_os = "linux")]
+#[test]
+fn endless_inputs_stop_at_the_limit() {
+    let dir = dir_with(&[("s.hcldec", README_SPEC)]);
+    for args in [
+        &["-s", "s.hcldec", "/dev/zero"][..],
+        &["-s", "/dev/zero", "in.hcl"],
+    ] {
+        assert_eq!(
+            outcome(&run(args, dir.path(), None)),
+            (
+                Some(2),
+                String::new(),
+                "Error: File too large\n\nThe file \"/dev/zero\" is larger than the 64 MiB limit for an input file.\n\n"
+                    .to_string()
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+/// A long line is quoted as a window of at most 120 characters around the problem, its
+/// control characters escaped; short lines exactly as HCL shows them.
+#[test]
+fn source_excerpts_are_bounded() {
+    let long = format!(
+        "name = \"{}\" + \"\u{1b}[31m{}\"\n",
+        "a".repeat(5000),
+        "b".repeat(5000)
+    );
+    let dir = dir_with(&[("s.hcldec", README_SPEC), ("in.hcl", &long)]);
+    let (status, stdout, stderr) = outcome(&run(&["-s", "s.hcldec", "in.hcl"], dir.path(), None));
+    assert_eq!((status, stdout.as_str()), (Some(2), ""));
+    // Two diagnostics ("Invalid operand", left and right), each quoting a window of the
+    // line around its operand.
+    let quoted: Vec<&str> = stderr.lines().filter(|l| l.starts_with("   1: ")).collect();
+    assert_eq!(quoted.len(), 2, "{stderr}");
+    // 120 characters, two cuts marked `…`, an escape longer than its character.
+    assert!(
+        quoted.iter().all(|l| l.chars().count() <= 6 + 122 + 5),
+        "{stderr}"
+    );
+    assert!(quoted[0].starts_with("   1: name = \"aaaa") && quoted[0].ends_with("aaa…"));
+    assert!(
+        quoted[1].starts_with("   1: …aaa") && quoted[1].contains("\" + \"\\u{1b}[31mbbb"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+    assert!(stderr.len() < 1000, "{stderr}");
+}
+
+/// Standard input that cannot be read (a directory) is an error with exit status 2.
+#[cfg(unix)]
+#[test]
+fn unreadable_stdin_exits_2() {
+    let dir = dir_with(&[("s.hcldec", README_SPEC)]);
+    let out = Command::new(BIN)
+        .args(["hcldec", "-s", "s.hcldec"])
+        .current_dir(dir.path())
+        .stdin(std::fs::File::open("/").expect("open /"))
+        .output()
+        .expect("run cloudspec");
+    assert_eq!(
+        outcome(&out),
+        (
+            Some(2),
+            String::new(),
+            "Error: failed to read stdin: Is a directory (os error 21)\n\n".to_string()
+        )
+    );
+}
+
+/// A result that cannot be written (a full disk, a closed pipe, `--out /dev/full`) is an
+/// error with exit status 2, never a panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn unwritable_results_exit_2() {
+    let dir = dir_with(&[("s.hcldec", README_SPEC), ("in.hcl", "name = \"x\"\n")]);
+    let d = dir.path();
+    let full = Command::new(BIN)
+        .args(["hcldec", "-s", "s.hcldec", "in.hcl"])
+        .current_dir(d)
+        .stdout(std::fs::File::create("/dev/full").expect("open /dev/full"))
+        .output()
+        .expect("run cloudspec");
+    assert_eq!(
+        outcome(&full),
+        (
+            Some(2),
+            String::new(),
+            "Error: cannot write the result to standard output: No space left on device (os error 28)\n\n".to_string()
+        )
+    );
+    let out = run(&["-s", "s.hcldec", "--out", "/dev/full", "in.hcl"], d, None);
+    assert_eq!(
+        outcome(&out),
+        (
+            Some(2),
+            String::new(),
+            "Error: cannot write /dev/full: No space left on device (os error 28)\n\n".to_string()
+        )
+    );
+    // A pipe whose reader has gone (before the child has read its spec, let alone written).
+    let mut child = Command::new(BIN)
+        .args(["hcldec", "-s", "s.hcldec", "in.hcl"])
+        .current_dir(d)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run cloudspec");
+    drop(child.stdout.take());
+    let closed = child.wait_with_output().expect("wait");
+    assert_eq!(
+        outcome(&closed),
+        (
+            Some(2),
+            String::new(),
+            "Error: cannot write the result to standard output: Broken pipe (os error 32)\n\n"
+                .to_string()
+        )
     );
 }

@@ -2,13 +2,15 @@
 //! implementation evaluates them (docs/hcl.md).
 
 use std::collections::BTreeMap;
-use std::io::Read;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+use cloudspec_hcl::budget::Budget;
 use cloudspec_hcl::eval::{body_to_value, EvalContext};
 use cloudspec_hcl::syntax::{parse_body, SourceFile};
 use cloudspec_hcl::{Diagnostic, Value};
+use cloudspec_model::input::{self, MAX_HCL_BYTES};
 
 use super::{EXIT_OK, EXIT_USAGE};
 
@@ -33,7 +35,8 @@ Diagnostics are printed on stderr, one per line, as `file:line:col: error: summa
 when there is any error nothing is printed on stdout.
 
 Exit status: 0 the file evaluated without errors; 2 the file cannot be read, does not parse,
-an expression fails, or --vars is invalid.";
+an expression fails, a limit is reached, --vars is invalid, or the result cannot be
+written (`error: cannot write ...`).";
 
 #[derive(Debug, Subcommand)]
 pub enum HclCommand {
@@ -92,15 +95,34 @@ fn eval(args: HclEvalArgs) -> u8 {
         }
     };
     let ctx = EvalContext::new().with_variables(vars);
-    let (value, diags) = body_to_value(&body, &ctx, &src);
+    // One budget for the whole file (docs/hcl.md, "Limits").
+    let budget = Budget::new();
+    let (value, mut diags) = budget.enter(|| body_to_value(&body, &ctx, &src));
+    if let Some(e) = budget.exceeded() {
+        if !cloudspec_hcl::diag::has_errors(&diags) {
+            diags.push(Diagnostic::error(
+                "Evaluation too expensive",
+                e.detail(),
+                None,
+            ));
+        }
+    }
     print_diagnostics(&src, &diags);
     if cloudspec_hcl::diag::has_errors(&diags) {
         return EXIT_USAGE;
     }
     match cloudspec_hcl::json::encode(&unknowns_to_null(value)) {
         Ok(json) => {
-            println!("{json}");
-            EXIT_OK
+            let mut stdout = std::io::stdout().lock();
+            let written = writeln!(stdout, "{json}").and_then(|()| stdout.flush());
+            match written {
+                Ok(()) => EXIT_OK,
+                Err(e) => {
+                    // A full disk, a closed pipe: said, never a panic.
+                    eprintln!("error: cannot write the result to standard output: {e}");
+                    EXIT_USAGE
+                }
+            }
         }
         Err(message) => {
             eprintln!("error: cannot print the result as JSON: {message}");
@@ -109,26 +131,32 @@ fn eval(args: HclEvalArgs) -> u8 {
     }
 }
 
-/// The file's name for diagnostics and its text.
+/// The file's name for diagnostics and its text, read within [`input::MAX_HCL_BYTES`]: a
+/// NUL byte (not a text file) or invalid UTF-8 is an error with its line and column and no
+/// excerpt; a leading byte-order mark is dropped, as HCL drops it.
 fn read_input(path: &Path) -> Result<(String, String), String> {
     if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        return Ok(("<stdin>".to_string(), text));
+        let name = "<stdin>";
+        let bytes = input::read_limited(std::io::stdin().lock(), name, MAX_HCL_BYTES, WHAT)
+            .map_err(|e| e.to_string())?;
+        let text = input::into_text(bytes, name, WHAT).map_err(|e| e.to_string())?;
+        return Ok((name.to_string(), text));
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read file: {e}", path.display()))?;
-    Ok((path.display().to_string(), text))
+    let text = input::read_text(path, MAX_HCL_BYTES, WHAT).map_err(|e| e.to_string())?;
+    Ok((input::display_path(path), text))
 }
 
-/// The variables of `--vars`: inline JSON (starting with `{` or `[`) or a file holding it.
+/// What `hcl eval` reads, as its read errors name it.
+const WHAT: &str = "an HCL file";
+
+/// The variables of `--vars`: inline JSON (starting with `{` or `[`) or a file holding it
+/// (read as [`read_input`] reads).
 fn load_vars(arg: &str) -> Result<BTreeMap<String, Value>, String> {
     let text = if arg.trim_start().starts_with(['{', '[']) {
         arg.to_string()
     } else {
-        std::fs::read_to_string(arg).map_err(|e| format!("{arg}: cannot read file: {e}"))?
+        input::read_text(Path::new(arg), MAX_HCL_BYTES, "a variables file")
+            .map_err(|e| e.to_string())?
     };
     match cloudspec_hcl::json::decode(&text) {
         Ok(Value::Object(vars)) => Ok(vars),
@@ -136,7 +164,10 @@ fn load_vars(arg: &str) -> Result<BTreeMap<String, Value>, String> {
             "expected a JSON object of variables, found {}",
             other.ty().friendly_name()
         )),
-        Err(e) => Err(format!("invalid JSON: {e}")),
+        Err(e) => Err(format!(
+            "invalid JSON: {}",
+            input::escape_control(&e.to_string())
+        )),
     }
 }
 
@@ -185,5 +216,18 @@ fn diagnostic_line(src: &SourceFile, d: &Diagnostic) -> String {
             .collect();
         line.push_str(&detail.join(" "));
     }
-    line
+    // One line, whatever the input put in a name or a quoted value.
+    bounded(&input::escape_control(&line), MAX_DIAGNOSTIC_CHARS)
+}
+
+/// A diagnostic line is cut after this many characters (details may quote values of any
+/// size).
+const MAX_DIAGNOSTIC_CHARS: usize = 1000;
+
+/// `text` cut to at most `max` characters, a cut marked with `…`.
+fn bounded(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", text.get(..at).unwrap_or_default()),
+        None => text.to_string(),
+    }
 }

@@ -26,9 +26,9 @@ The result is printed as one line of JSON; object properties that are null are l
 unless --keep-nulls. --with-type prints {\"type\": ..., \"value\": ...} with the type in
 cty's JSON notation (\"string\", [\"list\",\"number\"], [\"object\",{...}]).
 
-Exit status: 0 the input is valid and was decoded; 1 the result could not be written;
-2 the spec or an input is invalid (diagnostics on stderr, as text or with --diags json as
-{\"diagnostics\": [...]}).";
+Exit status: 0 the input is valid and was decoded; 2 the spec or an input is invalid
+(diagnostics on stderr, as text or with --diags json as {\"diagnostics\": [...]}), an
+input cannot be read, or the result cannot be written (`Error: cannot write ...`).";
 
 #[derive(Debug, Args)]
 pub struct HcldecArgs {
@@ -98,14 +98,18 @@ pub(super) fn hcldec(args: HcldecArgs) -> u8 {
         return outcome.status;
     }
     let written = match &args.out {
-        Some(path) => std::fs::write(path, &outcome.stdout)
-            .map_err(|e| format!("can't open {} for writing: {e}", path.display())),
+        Some(path) => std::fs::write(path, &outcome.stdout).map_err(|e| {
+            format!(
+                "cannot write {}: {e}",
+                cloudspec_model::input::display_path(path)
+            )
+        }),
         None => {
             let mut stdout = std::io::stdout().lock();
             stdout
                 .write_all(outcome.stdout.as_bytes())
                 .and_then(|()| stdout.flush())
-                .map_err(|e| format!("can't write the result: {e}"))
+                .map_err(|e| format!("cannot write the result to standard output: {e}"))
         }
     };
     match written {

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod body;
+pub mod budget;
 pub mod convert;
 pub mod diag;
 pub mod eval;

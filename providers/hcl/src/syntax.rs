@@ -334,6 +334,18 @@ fn number_literal_len(bytes: &[u8]) -> usize {
 
 fn parse_error_diagnostic(src: &SourceFile, err: &hcl_edit::parser::Error) -> Diagnostic {
     let offset = err.location().offset().min(src.text.len());
+    // hcl-edit reports a quoted string left open at the start of the construct it could not
+    // parse (column 1 of an attribute); HCL's scanner reports it where the string breaks.
+    let line_start = src
+        .text
+        .get(..offset)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |n| n + 1);
+    if let Some(open) = unterminated_string(&src.text) {
+        if open.at >= line_start {
+            return open.diagnostic(src);
+        }
+    }
     let end = src
         .text
         .get(offset..)
@@ -354,6 +366,136 @@ fn parse_error_diagnostic(src: &SourceFile, err: &hcl_edit::parser::Error) -> Di
         ("Invalid syntax", sentence(message))
     };
     Diagnostic::error(summary, detail, Some(src.range(offset..end)))
+}
+
+/// A quoted string that a newline or the end of the input interrupts.
+struct OpenString {
+    /// The byte where it breaks: its newline, or the end of the text.
+    at: usize,
+    newline: bool,
+}
+
+impl OpenString {
+    /// HCL's diagnostic: "Invalid multi-line string" at the newline (its scanner's
+    /// `TokenQuotedNewline`), "Unterminated template string" at the end of the file.
+    fn diagnostic(&self, src: &SourceFile) -> Diagnostic {
+        if self.newline {
+            Diagnostic::error(
+                "Invalid multi-line string",
+                "Quoted strings may not be split over multiple lines. To produce a multi-line string, either use the \\n escape to represent a newline character or use the \"heredoc\" multi-line template syntax.",
+                Some(src.range(self.at..self.at + 1)),
+            )
+        } else {
+            Diagnostic::error(
+                "Unterminated template string",
+                "No closing marker was found for the string.",
+                Some(src.range(self.at..self.at)),
+            )
+        }
+    }
+}
+
+/// The first quoted string of `text` (native syntax) that is not closed on its line, found
+/// by a small scan: comments, heredocs (skipped to their closing marker), and quoted
+/// templates with their escapes and `${...}`/`%{...}` interpolations (which may hold quoted
+/// strings in turn).
+fn unterminated_string(text: &str) -> Option<OpenString> {
+    let b = text.as_bytes();
+    let mut i = 0usize;
+    // One entry per open construct: `true` for a quoted string, `false` for an
+    // interpolation (counting its own braces in the `usize`).
+    let mut stack: Vec<(bool, usize)> = Vec::new();
+    while i < b.len() {
+        let c = b[i];
+        let in_string = matches!(stack.last(), Some((true, _)));
+        if in_string {
+            match c {
+                b'\\' => i += 1,
+                b'"' => {
+                    stack.pop();
+                }
+                b'\n' => {
+                    return Some(OpenString {
+                        at: i,
+                        newline: true,
+                    })
+                }
+                b'$' | b'%' if b.get(i + 1) == Some(&c) && b.get(i + 2) == Some(&b'{') => i += 2,
+                b'$' | b'%' if b.get(i + 1) == Some(&b'{') => {
+                    stack.push((false, 0));
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' => stack.push((true, 0)),
+            b'{' => {
+                if let Some((false, depth)) = stack.last_mut() {
+                    *depth += 1;
+                }
+            }
+            b'}' => match stack.last_mut() {
+                Some((false, 0)) => {
+                    stack.pop();
+                }
+                Some((false, depth)) => *depth -= 1,
+                _ => {}
+            },
+            b'#' => i = line_end(b, i),
+            b'/' if b.get(i + 1) == Some(&b'/') => i = line_end(b, i),
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = text
+                    .get(i + 2..)
+                    .and_then(|rest| rest.find("*/"))
+                    .map_or(b.len(), |n| i + 2 + n + 1);
+            }
+            b'<' if b.get(i + 1) == Some(&b'<') => {
+                // A heredoc: `<<ID` or `<<-ID`, its lines up to one that is just `ID`.
+                let start = i + 2 + usize::from(b.get(i + 2) == Some(&b'-'));
+                let id_len = b.get(start..).map_or(0, |r| {
+                    r.iter()
+                        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                        .count()
+                });
+                let id = text.get(start..start + id_len).unwrap_or_default();
+                if !id.is_empty() && matches!(b.get(start + id_len), Some(b'\n' | b'\r')) {
+                    let mut j = line_end(b, start);
+                    loop {
+                        if j >= b.len() {
+                            return None;
+                        }
+                        let next = line_end(b, j + 1);
+                        let line = text.get(j + 1..next).unwrap_or_default();
+                        if line.trim() == id {
+                            i = next;
+                            break;
+                        }
+                        j = next;
+                    }
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    match stack.last() {
+        Some((true, _)) => Some(OpenString {
+            at: b.len(),
+            newline: false,
+        }),
+        _ => None,
+    }
+}
+
+/// The offset of the `\n` ending the line that `i` is on (or the end of `b`).
+fn line_end(b: &[u8], i: usize) -> usize {
+    b.get(i..)
+        .and_then(|rest| rest.iter().position(|&c| c == b'\n'))
+        .map_or(b.len(), |n| i + n)
 }
 
 /// `message` as a sentence: first letter upper case, a final period.
@@ -383,6 +525,26 @@ pub fn number_literal(raw: &str) -> Option<Number> {
     let literal = raw.get(digits_start..)?.trim_start_matches(['-', '+']);
     let n = Number::parse(literal)?;
     Some(if negative { n.neg() } else { n })
+}
+
+/// Whether the number literal `raw` (as [`number_literal`] takes it) is well formed but
+/// has a decimal exponent beyond [`crate::number::MAX_EXPONENT`] in magnitude (HCL's
+/// `big.Float` reads it; cloudspec gives a diagnostic rather than a wrong value).
+pub fn exponent_out_of_range(raw: &str) -> bool {
+    let Some(at) = raw.rfind(['e', 'E']) else {
+        return false;
+    };
+    let digits = raw
+        .get(at + 1..)
+        .unwrap_or_default()
+        .trim_start_matches(['+', '-'])
+        .trim_start_matches('0');
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits.len() > 12
+            || digits
+                .parse::<i64>()
+                .is_ok_and(|e| e > crate::number::MAX_EXPONENT))
 }
 
 #[cfg(test)]

@@ -20,19 +20,20 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use cloudspec_hcl::hcldec::cmd::{run, Options, Outcome, Source};
+use cloudspec_model::input::InputError;
 use proptest::prelude::*;
 
 /// Files served from memory, by name.
 struct Mem(BTreeMap<String, Vec<u8>>);
 
 impl Source for Mem {
-    fn read_file(&self, path: &str) -> std::io::Result<Vec<u8>> {
-        self.0
-            .get(path)
-            .cloned()
-            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, InputError> {
+        self.0.get(path).cloned().ok_or_else(|| InputError::Io {
+            path: path.to_string(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+        })
     }
-    fn read_stdin(&self) -> std::io::Result<Vec<u8>> {
+    fn read_stdin(&self) -> Result<Vec<u8>, InputError> {
         self.read_file("<stdin>")
     }
 }

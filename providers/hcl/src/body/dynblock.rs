@@ -273,6 +273,20 @@ impl ExpandBody {
             };
             if spec.for_each.is_known() {
                 for (key, value) in spec.for_each.elements().unwrap_or_default() {
+                    // Each generated block is a step of the evaluation's budget (nested
+                    // dynamic blocks multiply).
+                    if let Some(budget) = crate::budget::Budget::current() {
+                        if let Err(e) = budget.step(1) {
+                            if budget.first_report() {
+                                diags.push(Diagnostic::error(
+                                    "Evaluation too expensive",
+                                    e.detail(),
+                                    Some(spec.def_range.clone()),
+                                ));
+                            }
+                            return (blocks, diags);
+                        }
+                    }
                     let i = Iteration::make_child(
                         self.iteration.as_ref(),
                         spec.iterator_name.clone(),

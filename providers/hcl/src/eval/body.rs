@@ -32,11 +32,14 @@ use crate::value::Value;
 /// Evaluates every attribute of `body` and of its nested blocks (shape in the module docs).
 pub fn body_to_value(body: &Body, ctx: &EvalContext, src: &SourceFile) -> Evaluated {
     let deep = super::depth::exceeds(super::depth::Node::Body(body), super::INLINE_DEPTH);
+    let budget = crate::budget::Budget::current_or_new();
     super::depth::on_big_stack(deep, || {
-        let mut ev = Evaluator::new(src);
-        let mut diags = Vec::new();
-        let v = ev.body(body, ctx, &mut diags, 0);
-        ev.finish((v, diags))
+        budget.enter(|| {
+            let mut ev = Evaluator::new(src, budget.clone());
+            let mut diags = Vec::new();
+            let v = ev.body(body, ctx, &mut diags, 0);
+            ev.finish((v, diags))
+        })
     })
 }
 

@@ -168,6 +168,13 @@ impl Evaluator<'_> {
         }
         match call_function(&function, &values) {
             Ok(v) => (v, diags),
+            Err(_) if self.budget.exceeded().is_some() => {
+                // The function stopped because the evaluation's budget is spent.
+                if let Some(e) = self.budget.exceeded() {
+                    diags.push(super::too_expensive(e, self.range(call_span)));
+                }
+                (dynamic(), diags)
+            }
             Err(err) => {
                 let param = err.arg.and_then(|i| param_at(&function, i).map(|p| (i, p)));
                 let diag = match param {

@@ -27,6 +27,7 @@ use std::sync::{Arc, OnceLock};
 use hcl_edit::expr::{Expression, ForExpr, Object, ObjectKey};
 use hcl_edit::Span as _;
 
+use crate::budget::{Budget, Exceeded};
 use crate::convert::{convert, unify};
 use crate::diag::{has_errors, Diagnostic, Range};
 use crate::functions::{stdlib, Function, FunctionTable};
@@ -181,10 +182,13 @@ type Elements = Vec<(Value, Value)>;
 /// Evaluates an expression parsed from `src`.
 pub fn expr(e: &Expression, ctx: &EvalContext, src: &SourceFile) -> Evaluated {
     let deep = depth::exceeds(depth::Node::Expr(e), INLINE_DEPTH);
+    let budget = Budget::current_or_new();
     depth::on_big_stack(deep, || {
-        let mut ev = Evaluator::new(src);
-        let out = ev.eval(e, ctx);
-        ev.finish(out)
+        budget.enter(|| {
+            let mut ev = Evaluator::new(src, budget.clone());
+            let out = ev.eval(e, ctx);
+            ev.finish(out)
+        })
     })
 }
 
@@ -197,10 +201,13 @@ pub fn template(
     src: &SourceFile,
 ) -> Evaluated {
     let deep = depth::exceeds(depth::Node::Template(t), INLINE_DEPTH);
+    let budget = Budget::current_or_new();
     depth::on_big_stack(deep, || {
-        let mut ev = Evaluator::new(src);
-        let out = ev.template(t, template::Mode::Bare, ctx);
-        ev.finish(out)
+        budget.enter(|| {
+            let mut ev = Evaluator::new(src, budget.clone());
+            let out = ev.template(t, template::Mode::Bare, ctx);
+            ev.finish(out)
+        })
     })
 }
 
@@ -213,50 +220,56 @@ pub fn dynamic() -> Value {
     Value::Unknown(Type::Dynamic)
 }
 
-/// At most this many expressions are evaluated for one `expr`, `template` or
-/// `body_to_value` call. Nested `for` expressions and splats multiply work, so a short
-/// expression could otherwise run for years (as it would in HCL); 4M steps allow e.g. a
-/// 1024 × 1024 nested `for` whose body is a binary operation.
-pub const MAX_STEPS: u64 = 1 << 22;
-
 const TOO_EXPENSIVE: &str = "Evaluation too expensive";
 
 pub(crate) struct Evaluator<'s> {
     src: &'s SourceFile,
     depth: usize,
-    steps: u64,
-    max_steps: u64,
+    budget: Arc<Budget>,
 }
 
 impl<'s> Evaluator<'s> {
-    pub(crate) fn new(src: &'s SourceFile) -> Evaluator<'s> {
+    /// An evaluator of `src` counting its work against `budget` (see [`crate::budget`]).
+    pub(crate) fn new(src: &'s SourceFile, budget: Arc<Budget>) -> Evaluator<'s> {
         Evaluator {
             src,
             depth: 0,
-            steps: 0,
-            max_steps: MAX_STEPS,
+            budget,
         }
     }
 
-    /// Once the step budget is spent every evaluation fails: keeps the first such
-    /// diagnostic only, and reports the budget even when `try`/`can` swallowed it.
-    pub(crate) fn finish(&self, (value, diags): Evaluated) -> Evaluated {
-        if self.steps <= self.max_steps {
+    /// Once the budget is spent every evaluation fails: keeps the first such diagnostic
+    /// of the whole run only, and reports the budget even when `try`/`can` swallowed it.
+    pub(crate) fn finish(&self, (value, mut diags): Evaluated) -> Evaluated {
+        let Some(exceeded) = self.budget.exceeded() else {
             return (value, diags);
-        }
+        };
+        let report = self.budget.first_report();
         let mut seen = false;
-        let mut diags: Vec<Diagnostic> = diags
-            .into_iter()
-            .filter(|d| {
-                let dup = d.summary == TOO_EXPENSIVE && seen;
-                seen |= d.summary == TOO_EXPENSIVE;
-                !dup
-            })
-            .collect();
-        if !seen {
-            diags.push(too_expensive(None));
+        diags.retain(|d| {
+            if d.summary != TOO_EXPENSIVE {
+                return true;
+            }
+            let keep = report && !seen;
+            seen = true;
+            keep
+        });
+        if report && !seen {
+            diags.push(too_expensive(exceeded, None));
         }
         (dynamic(), diags)
+    }
+
+    /// Counts `n` steps; spent, the diagnostic to give at `range` (computed only then:
+    /// a position costs a scan of its line). Diagnostics are plain data returned by value,
+    /// as everywhere in this crate.
+    #[allow(clippy::result_large_err)]
+    pub(crate) fn step(
+        &self,
+        n: u64,
+        range: impl FnOnce() -> Option<Range>,
+    ) -> Result<(), Diagnostic> {
+        self.budget.step(n).map_err(|e| too_expensive(e, range()))
     }
 
     fn range(&self, span: Option<Span<usize>>) -> Option<Range> {
@@ -282,13 +295,18 @@ impl<'s> Evaluator<'s> {
                 )],
             );
         }
-        self.steps += 1;
-        if self.steps > self.max_steps {
-            return (dynamic(), vec![too_expensive(self.range_of(e))]);
+        if let Err(d) = self.step(1, || self.range_of(e)) {
+            return (dynamic(), vec![d]);
         }
         self.depth += 1;
         let out = self.eval_inner(e, ctx);
         self.depth -= 1;
+        // Values are copied when referred to: what an expression gives is what it built.
+        if let Err(exceeded) = self.budget.charge_value(&out.0) {
+            let mut diags = out.1;
+            diags.push(too_expensive(exceeded, self.range_of(e)));
+            return (dynamic(), diags);
+        }
         out
     }
 
@@ -350,15 +368,33 @@ impl<'s> Evaluator<'s> {
     }
 
     fn number(&self, n: &hcl_edit::Formatted<hcl_edit::Number>) -> Evaluated {
-        let exact = self.raw(n.span()).and_then(number_literal).or_else(|| {
-            let v = n.value();
-            v.as_i64()
-                .map(crate::number::Number::from_i64)
-                .or_else(|| v.as_u64().map(crate::number::Number::from_u64))
-                .or_else(|| v.as_f64().and_then(crate::number::Number::from_f64))
-        });
+        let raw = self.raw(n.span());
+        let exact = match raw {
+            // The literal's own text: never hcl-edit's value, which is a stand-in (zeros)
+            // for literals beyond 64-bit range.
+            Some(raw) => number_literal(raw),
+            None => {
+                let v = n.value();
+                v.as_i64()
+                    .map(crate::number::Number::from_i64)
+                    .or_else(|| v.as_u64().map(crate::number::Number::from_u64))
+                    .or_else(|| v.as_f64().and_then(crate::number::Number::from_f64))
+            }
+        };
         match exact {
             Some(num) => (Value::Number(num), Vec::new()),
+            None if raw.is_some_and(crate::syntax::exponent_out_of_range) => (
+                dynamic(),
+                vec![Diagnostic::error(
+                    "Invalid number literal",
+                    format!(
+                        "This number's exponent is beyond the range cloudspec supports: \
+                         decimal exponents may be at most {} in magnitude.",
+                        crate::number::MAX_EXPONENT
+                    ),
+                    self.range_of(n),
+                )],
+            ),
             None => (
                 dynamic(),
                 vec![Diagnostic::error(
@@ -733,6 +769,12 @@ impl<'s> Evaluator<'s> {
         let mut vals = Vec::with_capacity(elements.len());
         let mut known = true;
         for (k, v) in elements {
+            // Every iteration is a step, whether or not its body evaluates anything (a
+            // template `%{for}` of literal text).
+            if let Err(d) = self.step(1, || self.range(spec.span.clone())) {
+                diags.push(d);
+                return (dynamic(), diags);
+            }
             let child = Self::loop_scope(spec, &parent, k, v);
             match self.for_condition(spec, &child, known, &mut diags) {
                 Ok(true) => {}
@@ -769,6 +811,12 @@ impl<'s> Evaluator<'s> {
         let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
         let mut known = true;
         for (k, v) in elements {
+            // Every iteration is a step, whether or not its body evaluates anything (a
+            // template `%{for}` of literal text).
+            if let Err(d) = self.step(1, || self.range(spec.span.clone())) {
+                diags.push(d);
+                return (dynamic(), diags);
+            }
             let child = Self::loop_scope(spec, &parent, k, v);
             match self.for_condition(spec, &child, known, &mut diags) {
                 Ok(true) => {}
@@ -854,7 +902,6 @@ pub(crate) struct ForLoop<'a> {
     value_var: &'a str,
     coll: &'a Expression,
     cond: Option<&'a Expression>,
-    #[allow(dead_code)]
     span: Option<Span<usize>>,
 }
 
@@ -946,15 +993,8 @@ pub(crate) fn name_suggestion<S: AsRef<str>>(given: &str, candidates: &[S]) -> O
         .map(str::to_string)
 }
 
-fn too_expensive(range: Option<Range>) -> Diagnostic {
-    Diagnostic::error(
-        TOO_EXPENSIVE,
-        format!(
-            "Evaluation stopped after {MAX_STEPS} steps: nested 'for' expressions, splats or \
-             templates repeat too much work."
-        ),
-        range,
-    )
+fn too_expensive(exceeded: Exceeded, range: Option<Range>) -> Diagnostic {
+    Diagnostic::error(TOO_EXPENSIVE, exceeded.detail(), range)
 }
 
 #[cfg(test)]
@@ -971,10 +1011,16 @@ mod tests {
     fn eval_with_budget(text: &str, max_steps: u64) -> Evaluated {
         let src = SourceFile::new("t.hcl", text);
         let e = crate::syntax::parse_expr(&src).expect("parses");
-        let mut ev = Evaluator::new(&src);
-        ev.max_steps = max_steps;
-        let out = ev.eval(&e, &EvalContext::new());
-        ev.finish(out)
+        let budget = Budget::with_limits(crate::budget::Limits {
+            steps: max_steps,
+            ..Default::default()
+        });
+        let ev = Evaluator::new(&src, budget.clone());
+        budget.enter(|| {
+            let mut ev = ev;
+            let out = ev.eval(&e, &EvalContext::new());
+            ev.finish(out)
+        })
     }
 
     #[test]

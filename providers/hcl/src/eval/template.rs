@@ -221,6 +221,10 @@ impl Evaluator<'_> {
                             diags.push(too_large(self.range(part_span)));
                             continue;
                         }
+                        if let Err(e) = self.budget.charge(0, s.len() as u64) {
+                            diags.push(super::too_expensive(e, self.range(part_span)));
+                            return (super::dynamic(), diags);
+                        }
                         buf.push_str(&s);
                     }
                 }
@@ -316,6 +320,10 @@ impl Evaluator<'_> {
                 Ok(Value::String(s)) => {
                     if buf.len().saturating_add(s.len()) > MAX_STRING_LEN {
                         diags.push(too_large(self.range(span.clone())));
+                        return Value::Unknown(Type::String);
+                    }
+                    if let Err(e) = self.budget.charge(0, s.len() as u64) {
+                        diags.push(super::too_expensive(e, self.range(span.clone())));
                         return Value::Unknown(Type::String);
                     }
                     buf.push_str(&s)

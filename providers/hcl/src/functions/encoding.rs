@@ -2514,8 +2514,13 @@ mod yaml {
 
     struct Anchors<O> {
         pending: HashMap<String, usize>,
-        done: HashMap<String, O>,
+        done: HashMap<String, (O, Size)>,
     }
+
+    /// The number of nodes of a built value and the bytes of its scalars: what an alias
+    /// copies, counted against the evaluation's budget (`crate::budget`), so that an alias
+    /// bomb (each anchor repeating the one before several times) stops early.
+    type Size = (u64, u64);
 
     impl<O: Clone> Anchors<O> {
         fn begin(&mut self, name: &Option<String>) {
@@ -2523,7 +2528,7 @@ mod yaml {
                 *self.pending.entry(n.clone()).or_insert(0) += 1;
             }
         }
-        fn complete(&mut self, name: &Option<String>, v: &O) {
+        fn complete(&mut self, name: &Option<String>, v: &O, size: Size) {
             if let Some(n) = name {
                 if let Some(c) = self.pending.get_mut(n) {
                     *c = c.saturating_sub(1);
@@ -2531,10 +2536,10 @@ mod yaml {
                         self.pending.remove(n);
                     }
                 }
-                self.done.insert(n.clone(), v.clone());
+                self.done.insert(n.clone(), (v.clone(), size));
             }
         }
-        fn get(&self, name: &str) -> Result<O, String> {
+        fn get(&self, name: &str) -> Result<(O, Size), String> {
             if self.pending.contains_key(name) {
                 return Err(format!(
                     "cannot refer to anchor {} from inside its own definition",
@@ -2585,6 +2590,8 @@ mod yaml {
         b: &mut B,
     ) -> Result<B::Out, String> {
         let mut stack: Vec<Frame<B::Out>> = Vec::new();
+        // The size of each frame on `stack` so far.
+        let mut sizes: Vec<Size> = Vec::new();
         let mut anchors: Anchors<B::Out> = Anchors {
             pending: HashMap::new(),
             done: HashMap::new(),
@@ -2593,6 +2600,7 @@ mod yaml {
             let ev = next(it)?;
             let expecting_key = matches!(stack.last(), Some(Frame::Map { key: None, .. }));
             let mut done: Option<B::Out> = None;
+            let mut done_size: Size = (1, 0);
             if expecting_key {
                 match ev {
                     Ev::MapEnd => {
@@ -2600,8 +2608,9 @@ mod yaml {
                             anchor, entries, ..
                         }) = stack.pop()
                         {
+                            done_size = sizes.pop().unwrap_or((1, 0));
                             let out = b.map(entries);
-                            anchors.complete(&anchor, &out);
+                            anchors.complete(&anchor, &out, done_size);
                             done = Some(out);
                         }
                     }
@@ -2635,11 +2644,15 @@ mod yaml {
                     } => {
                         anchors.begin(anchor);
                         let out = b.scalar(value, *style, tag, *mark)?;
-                        anchors.complete(anchor, &out);
+                        done_size = (1, value.len() as u64);
+                        anchors.complete(anchor, &out, done_size);
                         done = Some(out);
                     }
                     Ev::Alias { name, mark } => {
-                        done = Some(anchors.get(name).map_err(|e| event_err(*mark, e))?);
+                        let (out, size) = anchors.get(name).map_err(|e| event_err(*mark, e))?;
+                        crate::budget::charge(size.0, size.1).map_err(|e| event_err(*mark, e))?;
+                        done_size = size;
+                        done = Some(out);
                     }
                     Ev::SeqStart { anchor, tag, mark } => {
                         if !tag.is_empty() && tag != TAG_SEQ {
@@ -2649,6 +2662,7 @@ mod yaml {
                             ));
                         }
                         anchors.begin(anchor);
+                        sizes.push((1, 0));
                         stack.push(Frame::Seq {
                             anchor: anchor.clone(),
                             items: Vec::new(),
@@ -2662,6 +2676,7 @@ mod yaml {
                             ));
                         }
                         anchors.begin(anchor);
+                        sizes.push((1, 0));
                         stack.push(Frame::Map {
                             anchor: anchor.clone(),
                             entries: Vec::new(),
@@ -2670,8 +2685,9 @@ mod yaml {
                     }
                     Ev::SeqEnd => match stack.pop() {
                         Some(Frame::Seq { anchor, items }) => {
+                            done_size = sizes.pop().unwrap_or((1, 0));
                             let out = b.seq(items);
-                            anchors.complete(&anchor, &out);
+                            anchors.complete(&anchor, &out, done_size);
                             done = Some(out);
                         }
                         _ => return Err("unexpected parser event".to_string()),
@@ -2694,6 +2710,10 @@ mod yaml {
                 }
             }
             if let Some(out) = done {
+                if let Some(size) = sizes.last_mut() {
+                    size.0 = size.0.saturating_add(done_size.0);
+                    size.1 = size.1.saturating_add(done_size.1);
+                }
                 match stack.last_mut() {
                     None => return Ok(out),
                     Some(Frame::Seq { items, .. }) => items.push(out),

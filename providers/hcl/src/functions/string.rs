@@ -266,6 +266,12 @@ fn split(args: &[Value]) -> Result<Value, FuncError> {
     let s = str_arg(args, 1)?;
     // Go's strings.Split: an empty separator splits after each UTF-8 sequence (and an
     // empty string then gives no elements at all).
+    let count = if sep.is_empty() {
+        s.chars().count()
+    } else {
+        s.matches(sep).count() + 1
+    };
+    crate::budget::charge(count as u64, s.len() as u64).map_err(FuncError::new)?;
     let parts: Vec<Value> = if sep.is_empty() {
         s.chars().map(|c| string(c.to_string())).collect()
     } else {
@@ -591,7 +597,10 @@ fn formatlist(args: &[Value]) -> Result<Value, FuncError> {
             fmt_args.push(v);
         }
         match format_fsm(f, &fmt_args) {
-            Ok(s) => out.push(string(s)),
+            Ok(s) => {
+                crate::budget::charge(1, s.len() as u64).map_err(FuncError::new)?;
+                out.push(string(s))
+            }
             Err(e) => {
                 return Err(FuncError::new(format!(
                     "error on format iteration {idx}: {}",

@@ -28,7 +28,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use cloudspec_model::input::{self, InputError, MAX_HCL_BYTES};
+
 use crate::body::{self, Body};
+use crate::budget::Budget;
 use crate::diag::{has_errors, Diagnostic, Range};
 use crate::eval::{traverse_abs, EvalContext, TraverseStep};
 use crate::types::go_quote;
@@ -41,8 +44,10 @@ use super::text::write_diagnostics;
 
 /// Exit status of a run without errors.
 pub const EXIT_OK: u8 = 0;
-/// Exit status of a failure that is not a diagnostic (`Error: ...`).
-pub const EXIT_ERROR: u8 = 1;
+/// Exit status of a failure that is not a diagnostic (`Error: ...`: standard input or the
+/// output cannot be read or written). HashiCorp's hcldec exits 1 here; cloudspec keeps 1
+/// for findings and exits 2 for every failure.
+pub const EXIT_ERROR: u8 = 2;
 /// Exit status when there are error diagnostics.
 pub const EXIT_DIAGNOSTICS: u8 = 2;
 
@@ -72,22 +77,24 @@ pub struct Options {
 /// Where the command reads its files and standard input.
 pub trait Source {
     /// The bytes of file `path`.
-    fn read_file(&self, path: &str) -> std::io::Result<Vec<u8>>;
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, InputError>;
     /// All of standard input.
-    fn read_stdin(&self) -> std::io::Result<Vec<u8>>;
+    fn read_stdin(&self) -> Result<Vec<u8>, InputError>;
 }
 
-/// The real file system and standard input.
+/// The real file system and standard input, each read within [`MAX_HCL_BYTES`] (a pipe
+/// or a device too: `/dev/zero` stops at the limit).
 pub struct FileSystem;
 
+/// What the inputs are, as read errors name them.
+const WHAT: &str = "an hcldec input";
+
 impl Source for FileSystem {
-    fn read_file(&self, path: &str) -> std::io::Result<Vec<u8>> {
-        std::fs::read(path)
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, InputError> {
+        input::read_bytes(std::path::Path::new(path), MAX_HCL_BYTES, WHAT)
     }
-    fn read_stdin(&self) -> std::io::Result<Vec<u8>> {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)?;
-        Ok(buf)
+    fn read_stdin(&self) -> Result<Vec<u8>, InputError> {
+        input::read_limited(std::io::stdin().lock(), "stdin", MAX_HCL_BYTES, WHAT)
     }
 }
 
@@ -105,19 +112,41 @@ struct Run<'a> {
     opts: &'a Options,
     source: &'a dyn Source,
     files: BTreeMap<String, String>,
+    budget: Arc<Budget>,
 }
 
 /// Runs the command.
 pub fn run(opts: &Options, source: &dyn Source) -> Outcome {
+    run_with_budget(opts, source, Budget::new())
+}
+
+/// Runs the command with everything it evaluates (variables files, `dynamic` blocks, the
+/// inputs) counted against `budget` (see [`crate::budget`]).
+pub fn run_with_budget(opts: &Options, source: &dyn Source, budget: Arc<Budget>) -> Outcome {
     let mut r = Run {
         opts,
         source,
         files: BTreeMap::new(),
+        budget: budget.clone(),
     };
-    r.run()
+    budget.enter(|| r.run())
 }
 
 impl Run<'_> {
+    /// A spent budget whose diagnostic was lost on the way (in a `try`, say) is still an
+    /// error of the run.
+    fn budget_check(&self, diags: &mut Vec<Diagnostic>) {
+        if let Some(e) = self.budget.exceeded() {
+            if !has_errors(diags) {
+                diags.push(Diagnostic::error(
+                    "Evaluation too expensive",
+                    e.detail(),
+                    None,
+                ));
+            }
+        }
+    }
+
     fn fail_diags(&self, diags: &[Diagnostic]) -> Outcome {
         Outcome {
             stdout: String::new(),
@@ -134,47 +163,61 @@ impl Run<'_> {
         }
     }
 
-    /// Reads a file as text; a read failure or invalid UTF-8 is a diagnostic.
+    /// Reads a file as text; a read failure, a file beyond the size limit, a NUL byte or
+    /// invalid UTF-8 is a diagnostic.
     fn read(&mut self, path: &str, json: bool) -> Result<String, Box<Diagnostic>> {
-        let bytes = self.source.read_file(path).map_err(|_| {
-            Box::new(if json {
-                Diagnostic::error(
-                    "Failed to open file",
-                    format!("The file {} could not be opened.", go_quote(path)),
-                    None,
-                )
-            } else {
-                Diagnostic::error(
-                    "Failed to read file",
-                    format!(
-                        "The configuration file {} could not be read.",
-                        go_quote(path)
-                    ),
-                    None,
-                )
-            })
-        })?;
-        self.text(path, bytes)
+        let bytes = self
+            .source
+            .read_file(path)
+            .map_err(|e| Box::new(read_failure(path, json, &e)))?;
+        self.text(path, bytes, json)
     }
 
-    fn text(&mut self, name: &str, bytes: Vec<u8>) -> Result<String, Box<Diagnostic>> {
+    /// The text of `bytes` read from `name`. As in HCL, a UTF-8 byte-order mark starting a
+    /// native-syntax file is skipped (in the JSON syntax it is an error, as in HCL) and
+    /// invalid UTF-8 is "Invalid character encoding" at the first invalid byte. A NUL byte
+    /// means the file is not text at all (`/proc/self/environ`, say): "Not a text file" at
+    /// that byte. The source of a file that is not valid text is never shown.
+    fn text(
+        &mut self,
+        name: &str,
+        mut bytes: Vec<u8>,
+        json: bool,
+    ) -> Result<String, Box<Diagnostic>> {
+        if !json && bytes.starts_with(b"\xEF\xBB\xBF") {
+            bytes.drain(..3);
+        }
+        let bad_byte = |bytes: &[u8], at: usize| {
+            // The position of byte `at`, counted over the (lossy) text before it.
+            let prefix = String::from_utf8_lossy(bytes.get(..at).unwrap_or_default());
+            let src = crate::syntax::SourceFile::new(name, prefix.into_owned());
+            let mut range = src.range(at..at);
+            range.start.byte = at;
+            range.end.byte = at + 1;
+            range.end.column = range.start.column + 1;
+            range
+        };
+        if let Some(at) = bytes.iter().position(|&b| b == 0) {
+            return Err(Box::new(Diagnostic::error(
+                "Not a text file",
+                format!(
+                    "The file {} contains a NUL byte: input files must be UTF-8 text.",
+                    go_quote(name)
+                ),
+                Some(bad_byte(&bytes, at)),
+            )));
+        }
         match String::from_utf8(bytes) {
             Ok(text) => {
                 self.files.insert(name.to_string(), text.clone());
                 Ok(text)
             }
             Err(e) => {
-                // The position of the first invalid byte.
-                let valid = e.utf8_error().valid_up_to();
-                let prefix = String::from_utf8_lossy(e.as_bytes().get(..valid).unwrap_or_default());
-                let src = crate::syntax::SourceFile::new(name, prefix.into_owned());
-                let mut range = src.range(valid..valid);
-                range.end.byte += 1;
-                range.end.column += 1;
+                let at = e.utf8_error().valid_up_to();
                 Err(Box::new(Diagnostic::error(
                     "Invalid character encoding",
                     "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.",
-                    Some(range),
+                    Some(bad_byte(e.as_bytes(), at)),
                 )))
             }
         }
@@ -226,9 +269,12 @@ impl Run<'_> {
         if opts.inputs.is_empty() {
             let bytes = match self.source.read_stdin() {
                 Ok(b) => b,
-                Err(e) => return error_outcome(&format!("failed to read stdin: {e}")),
+                Err(InputError::Io { source, .. }) => {
+                    return error_outcome(&format!("failed to read stdin: {source}"))
+                }
+                Err(e) => return self.fail_diags(&[read_failure("<stdin>", false, &e)]),
             };
-            match self.text("<stdin>", bytes) {
+            match self.text("<stdin>", bytes, false) {
                 Ok(text) => {
                     let (b, d) = body::parse_native("<stdin>", &text);
                     let ok = !has_errors(&d);
@@ -255,6 +301,7 @@ impl Run<'_> {
                 }
             }
         }
+        self.budget_check(&mut diags);
         if has_errors(&diags) {
             return self.fail_diags(&diags);
         }
@@ -278,6 +325,7 @@ impl Run<'_> {
         // 5. Decoding.
         let (val, more) = decode(&input, &spec.root, &ctx);
         diags.extend(more);
+        self.budget_check(&mut diags);
         if has_errors(&diags) {
             return self.fail_diags(&diags);
         }
@@ -289,6 +337,34 @@ impl Run<'_> {
             },
             Err(e) => error_outcome(&e),
         }
+    }
+}
+
+/// The diagnostic for a file that could not be read: HCL's texts when the system refused,
+/// "File too large" beyond [`MAX_HCL_BYTES`].
+fn read_failure(path: &str, json: bool, e: &InputError) -> Diagnostic {
+    match e {
+        InputError::TooLarge { limit_text, .. } => Diagnostic::error(
+            "File too large",
+            format!(
+                "The file {} is larger than the {limit_text} limit for an input file.",
+                go_quote(path)
+            ),
+            None,
+        ),
+        _ if json => Diagnostic::error(
+            "Failed to open file",
+            format!("The file {} could not be opened.", go_quote(path)),
+            None,
+        ),
+        _ => Diagnostic::error(
+            "Failed to read file",
+            format!(
+                "The configuration file {} could not be read.",
+                go_quote(path)
+            ),
+            None,
+        ),
     }
 }
 
@@ -365,7 +441,8 @@ pub fn diagnostics_json(diags: &[Diagnostic]) -> String {
                 ("summary".into(), Json::String(d.summary.clone())),
             ];
             if !d.detail.is_empty() {
-                members.push(("detail".into(), Json::String(d.detail.clone())));
+                let detail = super::text::bounded_detail(&d.detail).into_owned();
+                members.push(("detail".into(), Json::String(detail)));
             }
             if let Some(s) = &d.subject {
                 members.push(("subject".into(), range_json(s)));
@@ -519,16 +596,17 @@ mod tests {
     struct Mem(BTreeMap<String, Vec<u8>>, Option<Vec<u8>>);
 
     impl Source for Mem {
-        fn read_file(&self, path: &str) -> std::io::Result<Vec<u8>> {
-            self.0
-                .get(path)
-                .cloned()
-                .ok_or_else(|| std::io::Error::other("no such file"))
+        fn read_file(&self, path: &str) -> Result<Vec<u8>, InputError> {
+            self.0.get(path).cloned().ok_or_else(|| InputError::Io {
+                path: path.into(),
+                source: std::io::Error::other("no such file"),
+            })
         }
-        fn read_stdin(&self) -> std::io::Result<Vec<u8>> {
-            self.1
-                .clone()
-                .ok_or_else(|| std::io::Error::other("closed"))
+        fn read_stdin(&self) -> Result<Vec<u8>, InputError> {
+            self.1.clone().ok_or_else(|| InputError::Io {
+                path: "stdin".into(),
+                source: std::io::Error::other("closed"),
+            })
         }
     }
 

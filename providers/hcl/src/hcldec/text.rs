@@ -18,6 +18,8 @@
 
 use std::collections::BTreeMap;
 
+use cloudspec_model::input;
+
 use crate::diag::{Diagnostic, Range, Severity};
 
 /// Writes `diags`; `files` maps file names to their text for the source snippets.
@@ -55,12 +57,14 @@ fn write_one(
         match files.get(&subject.filename) {
             None => out.push_str(&format!(
                 "  on {} line {}:\n  (source code not available)\n\n",
-                subject.filename, subject.start.line
+                input::escape_control(&subject.filename),
+                subject.start.line
             )),
             Some(src) => {
                 out.push_str(&format!(
                     "  on {} line {}:\n",
-                    subject.filename, subject.start.line
+                    input::escape_control(&subject.filename),
+                    subject.start.line
                 ));
                 write_snippet(src, subject, highlight, reset, out);
                 out.push('\n');
@@ -68,15 +72,35 @@ fn write_one(
         }
     }
     if !d.detail.is_empty() {
+        let detail = bounded_detail(&d.detail);
         let detail = if width > 0 {
-            wrap(&d.detail, width)
+            wrap(&detail, width)
         } else {
-            d.detail.clone()
+            detail.into_owned()
         };
         out.push_str(&detail);
         out.push_str("\n\n");
     }
 }
+
+/// At most this many characters of a detail are shown (details may quote names and values
+/// of any size from the input); a cut is marked with `…`.
+pub const MAX_DETAIL_CHARS: usize = 2000;
+
+/// `detail` cut to [`MAX_DETAIL_CHARS`].
+pub fn bounded_detail(detail: &str) -> std::borrow::Cow<'_, str> {
+    match detail.char_indices().nth(MAX_DETAIL_CHARS) {
+        Some((at, _)) => format!("{}…", detail.get(..at).unwrap_or_default()).into(),
+        None => detail.into(),
+    }
+}
+
+/// At most this many characters of a source line are shown: a longer line (or one with
+/// control characters) is cut to a window around the subject, control characters escaped
+/// (`input::excerpt`), so a message never quotes a whole file.
+pub const MAX_SNIPPET_CHARS: usize = 120;
+/// At most this many lines of a subject spanning lines are shown.
+pub const MAX_SNIPPET_LINES: usize = 20;
 
 /// The source lines overlapping `subject`, numbered, the subject highlighted.
 fn write_snippet(src: &str, subject: &Range, highlight: &str, reset: &str, out: &mut String) {
@@ -86,6 +110,7 @@ fn write_snippet(src: &str, subject: &Range, highlight: &str, reset: &str, out: 
         end = start + 1;
     }
     let mut line_start = 0usize;
+    let mut shown = 0usize;
     for (i, line) in src.split('\n').enumerate() {
         let line_no = i + 1;
         let content = line.strip_suffix('\r').unwrap_or(line);
@@ -96,19 +121,20 @@ fn write_snippet(src: &str, subject: &Range, highlight: &str, reset: &str, out: 
             line_start < end && start < line_end
         };
         if overlaps {
+            if shown == MAX_SNIPPET_LINES {
+                out.push_str("      …\n");
+                break;
+            }
+            shown += 1;
             let from = start.clamp(line_start, line_end) - line_start;
             let to = end.clamp(line_start, line_end) - line_start;
-            match (
-                content.get(..from),
-                content.get(from..to),
-                content.get(to..),
-            ) {
-                (Some(before), Some(mid), Some(after)) if !mid.is_empty() => {
-                    out.push_str(&format!(
-                        "{line_no:>4}: {before}{highlight}{mid}{reset}{after}\n"
-                    ));
-                }
-                _ => out.push_str(&format!("{line_no:>4}: {content}\n")),
+            let (before, mid, after) = snippet_line(content, from, to);
+            if mid.is_empty() {
+                out.push_str(&format!("{line_no:>4}: {before}{after}\n"));
+            } else {
+                out.push_str(&format!(
+                    "{line_no:>4}: {before}{highlight}{mid}{reset}{after}\n"
+                ));
             }
         }
         line_start += line.len() + 1;
@@ -116,6 +142,46 @@ fn write_snippet(src: &str, subject: &Range, highlight: &str, reset: &str, out: 
             break;
         }
     }
+}
+
+/// The line `content` as shown: the text before the subject's bytes `from..to`, the
+/// subject, and the text after it. A short line without control characters is shown as it
+/// is (as HCL shows it); any other is cut to [`MAX_SNIPPET_CHARS`] around the subject with
+/// its control characters escaped.
+fn snippet_line(content: &str, from: usize, to: usize) -> (String, String, String) {
+    let plain = content.chars().count() <= MAX_SNIPPET_CHARS
+        && matches!(
+            input::escape_control(content),
+            std::borrow::Cow::Borrowed(_)
+        );
+    let parts = (
+        content.get(..from),
+        content.get(from..to),
+        content.get(to..),
+    );
+    let (Some(before), Some(mid), Some(_)) = parts else {
+        // Not on character boundaries (never for parser ranges): the line, unhighlighted.
+        let (text, _) = input::excerpt(content, 1, MAX_SNIPPET_CHARS);
+        return (text, String::new(), String::new());
+    };
+    if plain {
+        let after = content.get(to..).unwrap_or_default();
+        return (before.to_string(), mid.to_string(), after.to_string());
+    }
+    let column = before.chars().count() + 1;
+    let (text, at) = input::excerpt(content, column, MAX_SNIPPET_CHARS);
+    let chars: Vec<char> = text.chars().collect();
+    let cut_end = usize::from(text.ends_with('…') && !content.ends_with('…'));
+    let first = at.saturating_sub(1).min(chars.len());
+    let last = (first + input::escape_control(mid).chars().count())
+        .min(chars.len().saturating_sub(cut_end));
+    let last = last.max(first);
+    let piece = |r: std::ops::Range<usize>| chars.get(r).unwrap_or_default().iter().collect();
+    (
+        piece(0..first),
+        piece(first..last),
+        piece(last..chars.len()),
+    )
 }
 
 /// `wordwrap.WrapString`: wraps at white space so lines stay within `limit` bytes where
