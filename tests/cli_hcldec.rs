@@ -658,7 +658,7 @@ fn unwritable_results_exit_2() {
         (
             Some(2),
             String::new(),
-            "Error: cannot write /dev/full: No space left on device (os error 28)\n\n".to_string()
+            "Error: /dev/full: cannot write: No space left on device (os error 28)\n\n".to_string()
         )
     );
     // A pipe whose reader has gone (before the child has read its spec, let alone written).

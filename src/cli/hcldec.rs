@@ -98,12 +98,7 @@ pub(super) fn hcldec(args: HcldecArgs) -> u8 {
         return outcome.status;
     }
     let written = match &args.out {
-        Some(path) => std::fs::write(path, &outcome.stdout).map_err(|e| {
-            format!(
-                "cannot write {}: {e}",
-                cloudspec_model::input::display_path(path)
-            )
-        }),
+        Some(path) => super::files::write_bytes(path, outcome.stdout.as_bytes()),
         None => {
             let mut stdout = std::io::stdout().lock();
             stdout

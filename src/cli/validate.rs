@@ -70,9 +70,24 @@ pub(super) fn validate(args: ValidateArgs) -> u8 {
                 vec![Diagnostic::error("io", message, Default::default())]
             }
         };
-        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        // The parser's `too-many-errors` stands for the problems it did not keep.
+        let errors = diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| {
+                if d.code == crate::diagnostic::TOO_MANY_ERRORS {
+                    d.message
+                        .split(' ')
+                        .next()
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or(1)
+                } else {
+                    1
+                }
+            })
+            .sum::<usize>();
         tally.errors += errors;
-        tally.warnings += diagnostics.len() - errors;
+        tally.warnings += diagnostics.iter().filter(|d| !d.is_error()).count();
         tally.files_with_errors += usize::from(errors > 0);
     }
     eprintln!("{}", summary(&tally));
