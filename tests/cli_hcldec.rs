@@ -341,7 +341,9 @@ fn output_file() {
     let (status, stdout, stderr) = outcome(&out);
     assert_eq!((status, stdout.as_str()), (Some(2), ""));
     assert!(
-        stderr.starts_with("Error: cannot write missing/result.json: ") && stderr.ends_with("\n\n"),
+        stderr
+            .starts_with("Error: missing/result.json: cannot create a temporary file in missing: ")
+            && stderr.ends_with("\n\n"),
         "{stderr}"
     );
 }

@@ -17,7 +17,6 @@ mod walk;
 use std::collections::HashMap;
 use std::time::Instant;
 
-use crate::model::input::line_col;
 use crate::model::{CollectionError, Inventory, Resource};
 use crate::outcome::{
     Details, GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome,
@@ -155,30 +154,12 @@ pub fn evaluate_with_limits(
     }
 }
 
-/// The line and column of each offset, for offsets in increasing order, in one pass over
-/// `source` (a file of many rules must not be scanned from its start once per rule).
+/// The line and column of each offset: one index of line starts per file, then a binary
+/// search per offset (a file of many rules must not be scanned from its start once per
+/// rule).
 fn positions(source: &str, offsets: impl Iterator<Item = usize>) -> Vec<(usize, usize)> {
-    // The last position found: an offset and its line and column.
-    let (mut at, mut line, mut column) = (0, 1, 1);
-    offsets
-        .map(|offset| {
-            let Some(between) = source.get(at..offset).filter(|_| offset >= at) else {
-                return line_col(source, offset);
-            };
-            let (l, c) = line_col(between, between.len());
-            let found = if l == 1 {
-                (line, column + c - 1)
-            } else {
-                (line + l - 1, c)
-            };
-            // Never restart between the `\r` and `\n` of a line end: the `\n` would count
-            // as a second one.
-            if !(between.ends_with('\r') && source.as_bytes().get(offset) == Some(&b'\n')) {
-                (at, line, column) = (offset, found.0, found.1);
-            }
-            found
-        })
-        .collect()
+    let index = crate::diagnostic::LineIndex::new(source);
+    offsets.map(|offset| index.line_col(offset)).collect()
 }
 
 /// `items.iter().map(f)` on up to `threads` scoped threads, results in input order.
@@ -471,6 +452,7 @@ mod tests {
     /// One pass over the file finds what `line_col` finds for each offset on its own.
     #[test]
     fn positions_match_line_col() {
+        use crate::model::input::line_col;
         let source = "ab\ncd\r\nef\rgh\u{e9}ij\n\nk";
         let offsets: Vec<usize> = source.char_indices().map(|(i, _)| i).collect();
         let expected: Vec<(usize, usize)> = offsets.iter().map(|&o| line_col(source, o)).collect();
