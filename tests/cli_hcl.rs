@@ -360,7 +360,7 @@ fn inputs_are_bounded_text() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error: /dev/zero: larger than the 64 MiB limit for an HCL file\n"
+        "error: /dev/zero: larger than the 16 MiB limit for an HCL file\n"
     );
     std::fs::write(dir.path().join("bad.hcl"), b"a = 1\nb = \"\xff\"\n").expect("write");
     let out = run(&["hcl", "eval", "bad.hcl"], dir.path(), None);

@@ -560,7 +560,7 @@ fn the_environment_never_reaches_the_output() {
     assert_eq!(subject["start"]["byte"], column - 1);
 }
 
-/// A spec or an input is read within 64 MiB, whatever it is: `/dev/zero` stops there.
+/// A spec or an input is read within 16 MiB, whatever it is: `/dev/zero` stops there.
 #[cfg(target_os = "linux")]
 #[test]
 fn endless_inputs_stop_at_the_limit() {
@@ -574,7 +574,7 @@ fn endless_inputs_stop_at_the_limit() {
             (
                 Some(2),
                 String::new(),
-                "Error: File too large\n\nThe file \"/dev/zero\" is larger than the 64 MiB limit for an input file.\n\n"
+                "Error: File too large\n\nThe file \"/dev/zero\" is larger than the 16 MiB limit for an input file.\n\n"
                     .to_string()
             ),
             "{args:?}"

@@ -7,6 +7,7 @@
 #![no_main]
 
 use cloudspec_hcl::hcldec::cmd::{run, Options, Source};
+use cloudspec_model::input::InputError;
 use libfuzzer_sys::fuzz_target;
 
 struct Files<'a> {
@@ -16,15 +17,18 @@ struct Files<'a> {
 }
 
 impl Source for Files<'_> {
-    fn read_file(&self, path: &str) -> std::io::Result<Vec<u8>> {
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, InputError> {
         match path {
             "spec.hcldec" => Ok(self.spec.to_vec()),
             "in.hcl" | "in.json" => Ok(self.input.to_vec()),
             "vars.hcl" => Ok(self.vars.to_vec()),
-            _ => Err(std::io::ErrorKind::NotFound.into()),
+            _ => Err(InputError::Io {
+                path: path.to_string(),
+                source: std::io::ErrorKind::NotFound.into(),
+            }),
         }
     }
-    fn read_stdin(&self) -> std::io::Result<Vec<u8>> {
+    fn read_stdin(&self) -> Result<Vec<u8>, InputError> {
         Ok(self.input.to_vec())
     }
 }

@@ -23,7 +23,7 @@ pub const MAX_SPEC_BYTES: u64 = 16 << 20;
 /// YAML files: waivers and rule tests (`*.test.yaml`).
 pub const MAX_YAML_BYTES: u64 = 16 << 20;
 /// HCL files, hcldec specs and variable files.
-pub const MAX_HCL_BYTES: u64 = 64 << 20;
+pub const MAX_HCL_BYTES: u64 = 16 << 20;
 /// JSON reports read back (`--baseline`, `cloudspec diff`).
 pub const MAX_REPORT_BYTES: u64 = 4 << 30;
 /// Inventories read from a pipe or a device (a regular file is read in blocks and is
