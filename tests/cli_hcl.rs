@@ -452,7 +452,7 @@ fn unterminated_strings_are_reported_where_they_break() {
 #[test]
 fn bombs_are_diagnostics_not_aborts() {
     const FIFTY_MB: &str = "replace(format(\"%1000000s\", \"\"), \" \", \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\")";
-    let values = "Evaluation too expensive: Evaluation stopped after building 16777216 values: the configuration builds (or copies) too many values.";
+    let values = "Evaluation too expensive: Evaluation stopped after building 1048576 values: the configuration builds (or copies) too many values.";
     let bytes = "Evaluation too expensive: Evaluation stopped after building 256 MiB of strings: the configuration builds (or copies) too much text.";
     for (name, text, expected) in [
         // 50M one-character strings from one `split`.

@@ -395,6 +395,27 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
     }
 
+    /// The old temporary name (`.NAME.PID.tmp`) could be planted as a link by anyone who
+    /// can write the directory: the temporary file is now created exclusively, under a
+    /// random name, so a planted link is never written through.
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_temporary_link_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        let planted = dir
+            .path()
+            .join(format!(".report.json.{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        write_bytes(&dir.path().join("report.json"), b"report").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("report.json")).unwrap(),
+            "report"
+        );
+    }
+
     #[cfg(unix)]
     #[test]
     fn hard_links_are_written_in_place_and_modes_kept() {

@@ -25,12 +25,15 @@ use std::sync::Arc;
 
 use crate::value::Value;
 
-/// Steps one evaluation may take (16M: a 4096 × 4096 nested `for`).
-pub const MAX_STEPS: u64 = 1 << 24;
-/// Values one evaluation may build (16M; counted again for each expression a value passes
+/// Steps one evaluation may take (1M: a 1024 × 1024 nested `for`). Chosen so that a
+/// configuration built to spend it all stops within seconds (at 16M, a nested `%{for}`
+/// took a minute and nested `dynamic` blocks 4.7 GB before they stopped; fuzz/regressions).
+pub const MAX_STEPS: u64 = 1 << 20;
+/// Values one evaluation may build (1M; counted again for each expression a value passes
 /// through).
-pub const MAX_VALUES: u64 = 1 << 24;
-/// String bytes one evaluation may build (256 MiB; counted as values are).
+pub const MAX_VALUES: u64 = 1 << 20;
+/// String bytes one evaluation may build (256 MiB; counted as values are; above the
+/// 64 MiB a single string may have).
 pub const MAX_BYTES: u64 = 256 << 20;
 
 /// The limits of one budget.
