@@ -622,69 +622,39 @@ fn control_characters_in_data_are_escaped_in_the_console_and_logs() {
     );
 }
 
-#[test]
-fn a_duplicate_key_in_a_baseline_is_an_error_with_its_position() {
+/// Runs with `baseline` as the `--baseline` report: its exit status and stderr.
+fn with_baseline(baseline: &str) -> (i32, String) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(&d.join("s.cloudspec"), SPEC);
     write(&d.join("inv.json"), INVENTORY);
-    write(
-        &d.join("base.json"),
-        "{\"cloudspec_report\": 1, \"groups\": [{\"name\": \"G\", \"rules\": [\n  {\"name\": \"R\", \"status\": \"pass\", \"status\": \"fail\", \"resources\": []}\n]}]}\n",
-    );
-    let out = cloudspec(
-        d,
-        &[
-            "run",
-            "s.cloudspec",
-            "--inventory",
-            "inv.json",
-            "--baseline",
-            "base.json",
-        ],
-    );
-    assert_eq!(code(&out), 2);
+    write(&d.join("base.json"), baseline);
+    let args = [
+        "run",
+        "s.cloudspec",
+        "--inventory",
+        "inv.json",
+        "--baseline",
+        "base.json",
+    ];
+    let out = cloudspec(d, &args);
+    (code(&out), stderr(&out))
+}
+
+#[test]
+fn a_duplicate_key_in_a_baseline_is_an_error_with_its_position() {
+    let head = "{\"cloudspec_report\": 1, \"groups\": [{\"name\": \"G\", \"rules\": [\n";
     assert_eq!(
-        stderr(&out),
-        "error: base.json: 2:42: is not a valid cloudspec JSON report: at $.groups[0].rules[0]: duplicate field `status`\n"
-    );
-    write(
-        &d.join("base.json"),
-        "{\"cloudspec_report\": 1, \"groups\": [{\"name\": \"G\", \"rules\": [\n  {\"name\": \"R\", \"status\": \"fail\", \"resources\": [{\"type\": \"t\", \"id\": 7, \"status\": \"fail\"}]}\n]}]}\n",
-    );
-    let out = cloudspec(
-        d,
-        &[
-            "run",
-            "s.cloudspec",
-            "--inventory",
-            "inv.json",
-            "--baseline",
-            "base.json",
-        ],
+        with_baseline(&format!("{head}  {{\"name\": \"R\", \"status\": \"pass\", \"status\": \"fail\", \"resources\": []}}\n]}}]}}\n")),
+        (2, "error: base.json: 2:42: is not a valid cloudspec JSON report: at $.groups[0].rules[0]: duplicate field `status`\n".to_string())
     );
     assert_eq!(
-        stderr(&out),
-        "error: base.json: 2:69: is not a valid cloudspec JSON report: at $.groups[0].rules[0].resources[0].id: invalid type: integer `7`, expected a string\n"
-    );
-    write(
-        &d.join("base.json"),
-        "{\"cloudspec_report\": 1, \"groups\": [{\"name\": \"G\", \"rules\": [\n  {\"name\": \"R\", \"status\": \"fail\", \"resources\": [{\"type\": \"t\", \"id\": \"a\", \"status\": \"fail\"}, {\"type\": \"t\", \"id\": \"a\", \"status\": \"pass\"}]}\n]}]}\n",
-    );
-    let out = cloudspec(
-        d,
-        &[
-            "run",
-            "s.cloudspec",
-            "--inventory",
-            "inv.json",
-            "--baseline",
-            "base.json",
-        ],
+        with_baseline(&format!("{head}  {{\"name\": \"R\", \"status\": \"fail\", \"resources\": [{{\"type\": \"t\", \"id\": 7, \"status\": \"fail\"}}]}}\n]}}]}}\n")),
+        (2, "error: base.json: 2:69: is not a valid cloudspec JSON report: at $.groups[0].rules[0].resources[0].id: invalid type: integer `7`, expected a string\n".to_string())
     );
     assert_eq!(
-        stderr(&out),
-        "error: base.json: is not a valid cloudspec JSON report: the resource t a is listed twice in one rule (at $.groups[0].rules[0].resources[1])\n"
+        with_baseline(&format!("{head}  {{\"name\": \"R\", \"status\": \"fail\", \"resources\": [{{\"type\": \"t\", \"id\": \"a\", \"status\": \"fail\"}}, {{\"type\": \"t\", \"id\": \"a\", \"status\": \"pass\"}}]}}\n]}}]}}\n")),
+        (2, "error: base.json: is not a valid cloudspec JSON report: the resource t a is listed twice in one rule (at $.groups[0].rules[0].resources[1])\n".to_string())
     );
 }
 
