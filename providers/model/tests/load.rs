@@ -331,6 +331,26 @@ fn hundred_thousand_nested_arrays_are_an_error_not_a_crash() {
     assert!(load_with(&bare, 1).is_err());
 }
 
+/// The old temporary name (`.NAME.PID.tmp`) followed a link planted there; the temporary
+/// file is now created exclusively.
+#[cfg(unix)]
+#[test]
+fn save_never_writes_through_a_planted_temporary_link() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let victim = dir.path().join("victim");
+    std::fs::write(&victim, "keep").expect("victim");
+    for name in [
+        format!(".inventory.json.{}.tmp", std::process::id()),
+        format!(".inventory.json.{}.0.tmp", std::process::id()),
+    ] {
+        std::os::unix::fs::symlink(&victim, dir.path().join(name)).expect("link");
+    }
+    let path = dir.path().join("inventory.json");
+    fixture("contract-example.json").save(&path).expect("save");
+    assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "keep");
+    assert!(Inventory::load(&path).is_ok());
+}
+
 #[test]
 fn save_writes_the_file_atomically_and_it_loads_back() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -182,15 +182,17 @@ impl Inventory {
     }
 
     /// Saves the JSON form to `path` atomically: a temporary file in the same folder,
-    /// then a rename, so a reader never sees half a file.
+    /// then a rename, so a reader never sees half a file. The temporary file is created
+    /// exclusively (`create_new`: never through a link someone planted at its name).
+    /// cloudspec's CLI writes through its own writer (`docs/security.md`), which also
+    /// writes devices and FIFOs in place; this is for library users.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        let (temp, file) = exclusive_temp(path, &name)?;
         let result = (|| {
-            let file = std::fs::File::create(&temp)?;
             let mut file = self.write_json(std::io::BufWriter::new(file))?;
             file.flush()?;
             file.get_ref().sync_all()?;
@@ -201,6 +203,25 @@ impl Inventory {
         }
         result
     }
+}
+
+/// A new temporary file next to `path`, created exclusively: `.NAME.PID.N.tmp` for the
+/// first N whose name is free.
+fn exclusive_temp(path: &Path, name: &str) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
+    let mut last = None;
+    for n in 0..64 {
+        let temp = path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+        {
+            Ok(file) => return Ok((temp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::ErrorKind::AlreadyExists.into()))
 }
 
 /// Reads an inventory from a pipe or a device (which may never end) into memory: at most
