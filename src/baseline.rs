@@ -227,10 +227,7 @@ fn strip_position(message: &str) -> String {
 
 /// At most 40 characters of a text from the report, for messages.
 fn excerpt_text(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
+    cloudspec_model::input::truncate_chars(text, 40).into_owned()
 }
 
 /// A JSON value as a short text, for messages.

@@ -75,17 +75,8 @@ pub const MAX_QUOTED_CHARS: usize = 60;
 /// ([`escape_control`](cloudspec_model::input::escape_control)) and at most
 /// [`MAX_QUOTED_CHARS`] characters, a cut marked with `…`.
 pub fn quoted(text: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == MAX_QUOTED_CHARS {
-            out.push('…');
-            break;
-        }
-        out.push_str(&cloudspec_model::input::escape_control(
-            c.encode_utf8(&mut [0; 4]),
-        ));
-    }
-    out
+    use cloudspec_model::input::{escape_control, truncate_chars};
+    escape_control(&truncate_chars(text, MAX_QUOTED_CHARS)).into_owned()
 }
 
 /// Diagnostics collected with bounded memory: the first [`MAX_DIAGNOSTICS`] by position are

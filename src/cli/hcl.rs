@@ -217,17 +217,9 @@ fn diagnostic_line(src: &SourceFile, d: &Diagnostic) -> String {
         line.push_str(&detail.join(" "));
     }
     // One line, whatever the input put in a name or a quoted value.
-    bounded(&input::escape_control(&line), MAX_DIAGNOSTIC_CHARS)
+    input::truncate_chars(&input::escape_control(&line), MAX_DIAGNOSTIC_CHARS).into_owned()
 }
 
 /// A diagnostic line is cut after this many characters (details may quote values of any
 /// size).
 const MAX_DIAGNOSTIC_CHARS: usize = 1000;
-
-/// `text` cut to at most `max` characters, a cut marked with `…`.
-fn bounded(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", text.get(..at).unwrap_or_default()),
-        None => text.to_string(),
-    }
-}

@@ -212,6 +212,23 @@ fn needs_escape(c: char) -> bool {
     c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// The first `max` characters of `text`, and whether anything was cut off.
+pub fn cut_chars(text: &str, max: usize) -> (&str, bool) {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => (text.get(..at).unwrap_or(text), true),
+        None => (text, false),
+    }
+}
+
+/// `text` cut to at most `max` characters, a cut marked with `…`: how a message bounds
+/// what it quotes.
+pub fn truncate_chars(text: &str, max: usize) -> Cow<'_, str> {
+    match cut_chars(text, max) {
+        (head, true) => Cow::Owned(format!("{head}…")),
+        (_, false) => Cow::Borrowed(text),
+    }
+}
+
 /// At most `max` characters of `line` around character `column` (1-based), control
 /// characters escaped: what a diagnostic may quote of an input line. Returns the excerpt
 /// and the column of the same character inside it. A cut is marked with `…`.

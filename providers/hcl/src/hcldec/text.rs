@@ -89,10 +89,7 @@ pub const MAX_DETAIL_CHARS: usize = 2000;
 
 /// `detail` cut to [`MAX_DETAIL_CHARS`].
 pub fn bounded_detail(detail: &str) -> std::borrow::Cow<'_, str> {
-    match detail.char_indices().nth(MAX_DETAIL_CHARS) {
-        Some((at, _)) => format!("{}…", detail.get(..at).unwrap_or_default()).into(),
-        None => detail.into(),
-    }
+    cloudspec_model::input::truncate_chars(detail, MAX_DETAIL_CHARS)
 }
 
 /// At most this many characters of a source line are shown: a longer line (or one with

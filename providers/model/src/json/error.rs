@@ -125,7 +125,7 @@ pub(crate) const MAX_QUOTED: usize = 60;
 /// character and bidirectional override escaped, so that input data neither floods a
 /// message nor drives a terminal.
 pub(crate) fn quoted_excerpt(text: &str) -> String {
-    let (head, cut) = head(text);
+    let (head, cut) = crate::input::cut_chars(text, MAX_QUOTED);
     let mut out = crate::input::escape_control(&super::writer::quoted(head)).into_owned();
     if cut {
         out.push('…');
@@ -136,20 +136,7 @@ pub(crate) fn quoted_excerpt(text: &str) -> String {
 /// `text` as a message shows it without quotes: at most [`MAX_QUOTED`] characters (a cut
 /// marked with `…`), control characters and bidirectional overrides escaped.
 pub(crate) fn shown(text: &str) -> String {
-    let (head, cut) = head(text);
-    let mut out = crate::input::escape_control(head).into_owned();
-    if cut {
-        out.push('…');
-    }
-    out
-}
-
-/// The first [`MAX_QUOTED`] characters of `text`, and whether that cut anything.
-fn head(text: &str) -> (&str, bool) {
-    match text.char_indices().nth(MAX_QUOTED) {
-        Some((at, _)) => (text.get(..at).unwrap_or(text), true),
-        None => (text, false),
-    }
+    crate::input::escape_control(&crate::input::truncate_chars(text, MAX_QUOTED)).into_owned()
 }
 
 /// `$.resources[3].properties["odd key"]` from segments stored innermost first.
