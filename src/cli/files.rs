@@ -194,10 +194,7 @@ pub(crate) fn replace(
     target: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), String> {
-    let dir = target
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = parent_dir(target);
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -238,6 +235,13 @@ pub(crate) fn replace(
         .map_err(|e| format!("cannot replace the file: {}", e.error))
 }
 
+/// The directory a file is in (`.` for a bare name).
+pub(crate) fn parent_dir(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
 /// Decides how to write `path` (see the module documentation).
 fn plan(path: &Path) -> Result<Plan, String> {
     let meta = match std::fs::symlink_metadata(path) {
@@ -265,11 +269,8 @@ fn plan(path: &Path) -> Result<Plan, String> {
             // `/dev/stdout` redirected to a file: write where the stream goes.
             return Ok(Plan::InPlace(target));
         }
-        let link_dir = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let link_dir = std::fs::canonicalize(link_dir).map_err(|e| format!("cannot write: {e}"))?;
+        let link_dir =
+            std::fs::canonicalize(parent_dir(path)).map_err(|e| format!("cannot write: {e}"))?;
         if !target.starts_with(&link_dir) {
             return Err(format!(
                 "is a symbolic link to {}, outside its directory; cloudspec does not write \

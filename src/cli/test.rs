@@ -233,9 +233,9 @@ fn discover(paths: &[PathBuf]) -> Result<Found, String> {
                         path.with_extension("test.yaml").display()
                     )
                 })?;
-            tests.push((sibling, parent_dir(path)));
+            tests.push((sibling, super::files::parent_dir(path).to_path_buf()));
         } else {
-            tests.push((path.clone(), parent_dir(path)));
+            tests.push((path.clone(), super::files::parent_dir(path).to_path_buf()));
         }
     }
     let mut seen = std::collections::BTreeSet::new();
@@ -244,14 +244,6 @@ fn discover(paths: &[PathBuf]) -> Result<Found, String> {
         tests,
         specs_without_tests: specs,
     })
-}
-
-/// The directory a file is in (`.` for a bare name).
-fn parent_dir(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
 }
 
 /// The spec a test file tests: its `spec:` key (inside `root`), or its own name with
