@@ -13,6 +13,7 @@ mod inventory;
 mod json;
 mod plan;
 mod projection;
+pub mod provider;
 pub mod schema;
 mod value;
 
@@ -23,4 +24,5 @@ pub use inventory::{
 pub use json::{InventoryWriter, LoadError, LoadErrorKind};
 pub use plan::CollectionPlan;
 pub use projection::Projection;
+pub use provider::{LoadRequest, MergeError, Options, Part, Provider, ProviderError};
 pub use value::{Object, Reference, Text, Unknown, Value};
