@@ -9,12 +9,12 @@ use crate::eval::predicates::{def, Applies};
 use crate::model::schema::{Member, MemberType, SchemaSet};
 use crate::syntax::ast::{Spec, Statement, Tail};
 
-/// The schemas of a provider known to this build (`"aws"`), if any.
-pub fn schemas_for(provider: &str) -> Option<SchemaSet> {
-    match provider {
-        "aws" => Some(cloudspec_aws::schemas()),
-        _ => None,
-    }
+/// Every problem of `spec` against several providers' schemas, in source order: each rule
+/// is checked against the provider its type names (`aws:ec2:instance` against `aws`).
+pub fn check_all(spec: &Spec, schemas: &[SchemaSet]) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = schemas.iter().flat_map(|s| check(spec, s)).collect();
+    out.sort_by_key(|d| d.span.start);
+    out
 }
 
 /// Every problem of `spec` against `schemas`, in source order. (Operand problems that need

@@ -55,7 +55,9 @@ fn there_are_two_packs_of_specs() {
 
 #[test]
 fn every_spec_passes_the_aws_schema_checks() {
-    let schemas = cloudspec::check::schemas_for("aws").expect("aws schemas");
+    let schemas = cloudspec::cli::sources::Registry::builtin()
+        .schemas_of("aws")
+        .expect("aws schemas");
     for path in files(&rules_dir(), ".cloudspec") {
         let (_, spec) = parse_spec(&path);
         let diagnostics = cloudspec::check::check(&spec, &schemas);

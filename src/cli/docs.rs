@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use super::{expand_spec_paths, use_color, DocsArgs, EXIT_OK, EXIT_USAGE};
-use crate::render_diagnostics::render;
+use super::sources::Registry;
+use super::{specs, use_color, DocsArgs, EXIT_OK};
+use crate::model::schema::SchemaSet;
 use crate::rule_docs::{self, Pack, SpecSource};
 
 pub(super) const AFTER_HELP: &str = "\
@@ -21,47 +22,48 @@ deterministic: regenerate them instead of editing them.
 Exit status: 0 the pages were written; 2 a spec is invalid or a file cannot be read or
 written.";
 
-pub(super) fn docs(args: DocsArgs) -> u8 {
+pub(super) fn docs(args: DocsArgs, registry: &Registry) -> u8 {
     let color = use_color("auto", std::io::stderr().is_terminal());
-    let packs = match load_packs(&args.paths, color) {
+    let packs = match load_packs(&args.paths, &registry.schemas(), color) {
         Ok(p) => p,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return EXIT_USAGE;
-        }
+        Err(status) => return status,
     };
     let pages = rule_docs::render(&packs);
     if let Err(message) = write_pages(&args.output, &pages) {
-        eprintln!("error: {message}");
-        return EXIT_USAGE;
+        return super::fail(&message);
     }
-    eprintln!(
+    super::logging::say(&format!(
         "wrote {} pages ({} packs) to {}",
         pages.len(),
         packs.len(),
-        args.output.display()
-    );
+        cloudspec_model::input::display_path(&args.output)
+    ));
     EXIT_OK
 }
 
-/// Reads and parses every spec, grouped into packs by directory (sorted by path).
-fn load_packs(paths: &[PathBuf], color: bool) -> Result<Vec<Pack>, String> {
-    let files = expand_spec_paths(paths)?;
-    let mut by_dir: BTreeMap<PathBuf, Vec<SpecSource>> = BTreeMap::new();
-    let mut invalid = 0;
-    for file in files {
-        match load_spec(&file, color) {
-            Some(spec) => by_dir
-                .entry(file.parent().map(Path::to_path_buf).unwrap_or_default())
-                .or_default()
-                .push(spec),
-            None => invalid += 1,
-        }
-    }
+/// Reads and checks every spec ([`specs::load`]), grouped into packs by directory (sorted
+/// by path). `Err` is the exit status, the problems reported.
+fn load_packs(paths: &[PathBuf], schemas: &[SchemaSet], color: bool) -> Result<Vec<Pack>, u8> {
+    let loaded = specs::load(paths, schemas, color)?;
+    let invalid = loaded.unreadable + loaded.files.iter().filter(|f| !f.is_valid()).count();
     if invalid > 0 {
-        return Err(format!(
+        return Err(super::fail(&format!(
             "{invalid} spec file(s) are invalid; no page was written"
-        ));
+        )));
+    }
+    let mut by_dir: BTreeMap<PathBuf, Vec<SpecSource>> = BTreeMap::new();
+    for file in loaded.files {
+        let Some(spec) = file.spec else { continue };
+        let dir = file
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        by_dir.entry(dir).or_default().push(SpecSource {
+            file: file.file.replace('\\', "/"),
+            source: file.source,
+            spec,
+        });
     }
     let mut names: BTreeMap<String, usize> = BTreeMap::new();
     Ok(by_dir
@@ -84,28 +86,6 @@ fn pack_name(dir: &Path) -> String {
         .map(|n| n.to_string_lossy().to_string())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "rules".into())
-}
-
-fn load_spec(path: &Path, color: bool) -> Option<SpecSource> {
-    let shown = cloudspec_model::input::display_path(path).replace('\\', "/");
-    let source = match super::files::read_spec(path) {
-        Ok(s) => s,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return None;
-        }
-    };
-    let parsed = crate::syntax::parse(&source);
-    if parsed.has_errors() {
-        eprint!("{}", render(&shown, &source, &parsed.diagnostics, color));
-        return None;
-    }
-    let spec = parsed.spec?;
-    Some(SpecSource {
-        file: shown,
-        source,
-        spec,
-    })
 }
 
 fn write_pages(dir: &Path, pages: &[rule_docs::Page]) -> Result<(), String> {

@@ -344,8 +344,7 @@ impl Stdout {
 
 /// Prints that standard output could not be written; returns exit status 2.
 pub(crate) fn stdout_failed(e: &std::io::Error) -> u8 {
-    eprintln!("error: cannot write to standard output: {e}");
-    super::EXIT_USAGE
+    super::fail(&format!("cannot write to standard output: {e}"))
 }
 
 /// Writes `text` to standard output: exit status 2 (after saying why) when it fails.

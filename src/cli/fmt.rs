@@ -33,7 +33,7 @@ pub(super) fn fmt(args: FmtArgs) -> u8 {
     let files = match expand_spec_paths(&args.files) {
         Ok(files) => files,
         Err(message) => {
-            eprintln!("error: {message}");
+            super::fail(&message);
             return EXIT_USAGE;
         }
     };
@@ -64,8 +64,9 @@ pub(super) fn fmt(args: FmtArgs) -> u8 {
 fn formatted(name: &str, source: &str, color: bool) -> Option<String> {
     let parsed = parse(source);
     if parsed.has_errors() {
-        eprint!("{}", render(name, source, &parsed.diagnostics, color));
-        eprintln!("error: {name} was not formatted because it has errors");
+        let color = color && !super::logging::is_json();
+        super::logging::diagnostics(name, &render(name, source, &parsed.diagnostics, color));
+        super::fail(&format!("{name} was not formatted because it has errors"));
         return None;
     }
     parsed.spec.map(|spec| format(&spec, source))
@@ -75,7 +76,7 @@ fn format_stdin(check: bool, color: bool) -> Outcome {
     let source = match super::files::read_spec_stdin() {
         Ok(source) => source,
         Err(message) => {
-            eprintln!("error: {message}");
+            super::fail(&message);
             return Outcome::Failed;
         }
     };
@@ -102,7 +103,7 @@ fn format_file(path: &Path, check: bool, color: bool) -> Outcome {
     let source = match super::files::read_spec(path) {
         Ok(source) => source,
         Err(message) => {
-            eprintln!("error: {message}");
+            super::fail(&message);
             return Outcome::Failed;
         }
     };
@@ -120,11 +121,11 @@ fn format_file(path: &Path, check: bool, color: bool) -> Outcome {
     }
     match super::files::write_bytes(path, text.as_bytes()) {
         Ok(()) => {
-            eprintln!("formatted {name}");
+            super::logging::say(&format!("formatted {name}"));
             Outcome::Changed
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            super::fail(&message);
             Outcome::Failed
         }
     }

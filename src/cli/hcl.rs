@@ -67,14 +67,14 @@ fn eval(args: HclEvalArgs) -> u8 {
     let vars = match args.vars.as_deref().map(load_vars).transpose() {
         Ok(vars) => vars.unwrap_or_default(),
         Err(message) => {
-            eprintln!("error: --vars: {message}");
+            super::fail(&format!("--vars: {message}"));
             return EXIT_USAGE;
         }
     };
     let (name, text) = match read_input(&args.file) {
         Ok(x) => x,
         Err(message) => {
-            eprintln!("error: {message}");
+            super::fail(&message);
             return EXIT_USAGE;
         }
     };
@@ -119,13 +119,13 @@ fn eval(args: HclEvalArgs) -> u8 {
                 Ok(()) => EXIT_OK,
                 Err(e) => {
                     // A full disk, a closed pipe: said, never a panic.
-                    eprintln!("error: cannot write the result to standard output: {e}");
+                    super::fail(&format!("cannot write the result to standard output: {e}"));
                     EXIT_USAGE
                 }
             }
         }
         Err(message) => {
-            eprintln!("error: cannot print the result as JSON: {message}");
+            super::fail(&format!("cannot print the result as JSON: {message}"));
             EXIT_USAGE
         }
     }
@@ -195,8 +195,12 @@ fn unknowns_to_null(v: Value) -> Value {
 
 /// One line per diagnostic: `file:line:col: error: summary: detail`.
 fn print_diagnostics(src: &SourceFile, diags: &[Diagnostic]) {
-    for d in diags {
-        eprintln!("{}", diagnostic_line(src, d));
+    let lines: String = diags
+        .iter()
+        .map(|d| format!("{}\n", diagnostic_line(src, d)))
+        .collect();
+    if !lines.is_empty() {
+        super::logging::diagnostics(&src.name, &lines);
     }
 }
 

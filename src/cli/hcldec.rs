@@ -110,7 +110,8 @@ pub(super) fn hcldec(args: HcldecArgs) -> u8 {
     match written {
         Ok(()) => outcome.status,
         Err(message) => {
-            eprint!("Error: {message}\n\n");
+            // hcldec's own layout, as HashiCorp's tool prints it.
+            super::logging::diagnostics("hcldec", &format!("Error: {message}\n\n"));
             EXIT_ERROR
         }
     }

@@ -4,7 +4,8 @@
 //!
 //! Everything the CLI tells the user outside a report goes through `tracing`, so both
 //! formats carry it. The filter is `error,cloudspec=info` (and cloudspec's other crates), or the `CLOUDSPEC_LOG`
-//! environment variable (tracing-subscriber's `EnvFilter` syntax).
+//! environment variable: a level for cloudspec's crates (`debug`), or tracing-subscriber's
+//! `EnvFilter` syntax (`aws_smithy_runtime=debug`).
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -15,13 +16,35 @@ use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields};
 use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::EnvFilter;
 
+/// The filter for a `CLOUDSPEC_LOG` value: a bare level (`debug`) applies to cloudspec's own
+/// crates only (the AWS SDK's debug output is not what a user asking for cloudspec's is
+/// after); anything else is tracing-subscriber's `EnvFilter` syntax as written
+/// (`aws_smithy_runtime=debug`).
+fn filter_for(value: &str) -> String {
+    let value = value.trim();
+    if value.contains(['=', ',']) {
+        return value.to_string();
+    }
+    [
+        "cloudspec",
+        "cloudspec_aws",
+        "cloudspec_model",
+        "cloudspec_hcl",
+    ]
+    .iter()
+    .fold("error".to_string(), |acc, krate| {
+        format!("{acc},{krate}={value}")
+    })
+}
+
 /// Whether logs are JSON lines; set once by [`init`].
 static JSON: OnceLock<bool> = OnceLock::new();
 
 /// The default filter: information from cloudspec's own crates, only errors from the
 /// libraries below them (the AWS SDK warns about things such as missing optional config
 /// files, which are not the user's concern on every scheduled run).
-const DEFAULT_FILTER: &str = "error,cloudspec=info,cloudspec_aws=info,cloudspec_model=info";
+const DEFAULT_FILTER: &str =
+    "error,cloudspec=info,cloudspec_aws=info,cloudspec_model=info,cloudspec_hcl=info";
 
 /// Installs the global subscriber for `format` (`text` or `json`). A second call changes
 /// nothing.
@@ -30,8 +53,10 @@ pub(crate) fn init(format: &str) {
     if JSON.set(json).is_err() {
         return;
     }
-    let filter =
-        EnvFilter::try_from_env("CLOUDSPEC_LOG").unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
+    let filter = std::env::var("CLOUDSPEC_LOG")
+        .ok()
+        .and_then(|v| EnvFilter::try_new(filter_for(&v)).ok())
+        .unwrap_or_else(|| EnvFilter::new(DEFAULT_FILTER));
     let builder = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(filter)
@@ -47,6 +72,15 @@ pub(crate) fn init(format: &str) {
     } else {
         builder.event_format(TextFormat).try_init()
     };
+}
+
+/// The target of [`say`]'s events.
+const SAY: &str = "cloudspec::say";
+
+/// Tells the user how a command went (`ok: 2 files`, `formatted a.cloudspec`): an info
+/// event printed as the bare message in text logs, a JSON object in JSON logs.
+pub(crate) fn say(message: &str) {
+    tracing::info!(target: SAY, "{message}");
 }
 
 /// Whether logs are JSON lines (false before [`init`]).
@@ -84,11 +118,15 @@ where
         let mut fields = String::new();
         ctx.field_format()
             .format_fields(Writer::new(&mut fields), event)?;
+        let fields = crate::text::escape_control(&fields);
+        if event.metadata().target() == SAY {
+            return writeln!(writer, "{fields}");
+        }
         writeln!(
             writer,
             "{}: {}",
             level_word(*event.metadata().level()),
-            crate::text::escape_control(&fields)
+            fields
         )
     }
 }
@@ -101,5 +139,22 @@ fn level_word(level: Level) -> &'static str {
         Level::INFO => "info",
         Level::DEBUG => "debug",
         Level::TRACE => "trace",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::filter_for;
+
+    #[test]
+    fn a_bare_level_is_for_cloudspec_only() {
+        assert_eq!(
+            filter_for("debug"),
+            "error,cloudspec=debug,cloudspec_aws=debug,cloudspec_model=debug,cloudspec_hcl=debug"
+        );
+        assert_eq!(
+            filter_for("aws_smithy_runtime=debug"),
+            "aws_smithy_runtime=debug"
+        );
     }
 }

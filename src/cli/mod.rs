@@ -2,7 +2,6 @@
 //! exit status; nothing below it exits the process.
 
 mod audit;
-mod collect;
 mod diff;
 mod docs;
 mod files;
@@ -14,6 +13,8 @@ mod output_dir;
 mod permissions;
 mod run;
 mod schema;
+pub mod sources;
+mod specs;
 mod test;
 mod validate;
 
@@ -269,21 +270,34 @@ pub fn main() -> ExitCode {
     ExitCode::from(dispatch(cli))
 }
 
-/// Runs a parsed command line; returns the exit status.
+/// Runs a parsed command line with the sources of this build; returns the exit status.
 pub fn dispatch(cli: Cli) -> u8 {
+    dispatch_with(cli, &sources::Registry::builtin())
+}
+
+/// Runs a parsed command line with the sources of `registry` (tests and embedding programs
+/// add their own); returns the exit status.
+pub fn dispatch_with(cli: Cli, registry: &sources::Registry) -> u8 {
     logging::init(&cli.log_format);
     match cli.command {
-        Command::Run(args) => run::run(*args),
-        Command::Validate(args) => validate::validate(args),
+        Command::Run(args) => run::run(*args, registry),
+        Command::Validate(args) => validate::validate(args, registry),
         Command::Fmt(args) => fmt::fmt(args),
-        Command::Test(args) => test::test(args),
-        Command::Docs(args) => docs::docs(args),
+        Command::Test(args) => test::test(args, registry),
+        Command::Docs(args) => docs::docs(args, registry),
         Command::Diff(args) => diff::diff(args),
-        Command::Schema(args) => schema::schema(args),
-        Command::Permissions(args) => permissions::permissions(args),
+        Command::Schema(args) => schema::schema(args, registry),
+        Command::Permissions(args) => permissions::permissions(args, registry),
         Command::Hcl(cmd) => hcl::hcl(cmd),
         Command::Hcldec(args) => hcldec::hcldec(args),
     }
+}
+
+/// Logs an error (through `tracing`, so `--log-format json` carries it); returns exit
+/// status 2.
+pub(crate) fn fail(message: &str) -> u8 {
+    tracing::error!("{message}");
+    EXIT_USAGE
 }
 
 /// Whether to colour output for `when` (`auto`, `always`, `never`) on stream `is_terminal`.

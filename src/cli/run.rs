@@ -7,16 +7,15 @@ use chrono::{DateTime, Utc};
 
 use super::audit::Audit;
 use super::output_dir;
+use super::sources::{Registry, Selected};
+use super::specs;
 use super::{RunArgs, EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, EXIT_USAGE};
-use crate::diagnostic::Diagnostic;
 use crate::eval::{self, SpecInput};
-use crate::model::Inventory;
+use crate::model::schema::SchemaSet;
+use crate::model::{Inventory, LoadRequest, Part};
 use crate::outcome::{Drift, RuleOutcome, RunOutcome, Status};
 use crate::report::{self, Format, RenderOptions};
-use crate::syntax::{
-    self,
-    ast::{Severity, Spec},
-};
+use crate::syntax::ast::{Severity, Spec};
 
 pub(super) const AFTER_HELP: &str = "\
 Examples:
@@ -42,15 +41,8 @@ struct Target {
     file: Option<PathBuf>,
 }
 
-/// A spec file read and parsed.
-struct Loaded {
-    file: String,
-    source: String,
-    spec: Spec,
-}
-
-pub(super) fn run(args: RunArgs) -> u8 {
-    match run_steps(&args) {
+pub(super) fn run(args: RunArgs, registry: &Registry) -> u8 {
+    match run_steps(&args, registry) {
         Ok(status) | Err(status) => status,
     }
 }
@@ -58,7 +50,7 @@ pub(super) fn run(args: RunArgs) -> u8 {
 /// The run's steps; `Err` carries the exit status of a step that could not go on, after
 /// its error has been logged. The output directory's lock, when taken, is released when
 /// this returns, whichever way.
-fn run_steps(args: &RunArgs) -> Result<u8, u8> {
+fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
     let targets = targets(&args.formats, args.output.as_deref()).map_err(|m| usage(&m))?;
     let fail_on = match args.fail_on.as_deref().map(Severity::parse) {
         Some(None) => return Err(usage("--fail-on takes low, medium, high or critical")),
@@ -72,21 +64,45 @@ fn run_steps(args: &RunArgs) -> Result<u8, u8> {
         None => None,
     };
     let color_err = super::use_color(&args.color, std::io::stderr().is_terminal());
-    let specs = load_specs(&args.specs, color_err).ok_or(EXIT_USAGE)?;
-    let inventory = load_inventory(args, &specs)?;
-    if !check_specs(&specs, &inventory, color_err) {
+    let sources = registry.select(args);
+    // Specs are checked against the schemas of the sources that declare them before
+    // anything is loaded (no API call for an invalid spec)...
+    let declared: Vec<SchemaSet> = sources
+        .iter()
+        .filter_map(|s| s.provider.schemas())
+        .collect();
+    let mut loaded = specs::load(&args.specs, &declared, color_err)?;
+    if !loaded.all_valid() {
         return Err(EXIT_USAGE);
     }
+    let parsed: Vec<&Spec> = loaded
+        .files
+        .iter()
+        .filter_map(|f| f.spec.as_ref())
+        .collect();
+    let (inventory, named) = load_inventory(args, &sources, &parsed)?;
+    // ...and against the schemas a loaded inventory names (`"provider": "aws"`) after.
+    let more: Vec<SchemaSet> = named
+        .iter()
+        .filter(|name| !declared.iter().any(|d| &d.provider == *name))
+        .filter_map(|name| registry.schemas_of(name))
+        .collect();
+    if !specs::check_more(&mut loaded.files, &more, color_err) {
+        return Err(EXIT_USAGE);
+    }
+    let specs = loaded.files;
     if let Some(path) = &args.save_inventory {
         super::files::write_file(path, |out| inventory.write_json(out).map(drop))
             .map_err(|e| usage(&format!("cannot save the inventory: {e}")))?;
     }
     let inputs: Vec<SpecInput<'_>> = specs
         .iter()
-        .map(|l| SpecInput {
-            file: &l.file,
-            source: &l.source,
-            spec: &l.spec,
+        .filter_map(|l| {
+            Some(SpecInput {
+                file: &l.file,
+                source: &l.source,
+                spec: l.spec.as_ref()?,
+            })
         })
         .collect();
     let mut outcome = eval::evaluate(&inputs, &inventory);
@@ -116,27 +132,53 @@ fn run_steps(args: &RunArgs) -> Result<u8, u8> {
     Ok(status)
 }
 
-/// The saved inventory of `--inventory`, else a live collection.
+/// Loads every selected source through the provider seam and joins them into one
+/// inventory; also returns the providers the loaded inventories name.
 ///
-/// A saved inventory is loaded with only the properties the specs read (and `tags` for
-/// `--waivers`), unless the run writes the inventory out again (`--save-inventory`,
-/// `--output-dir`): most of a big inventory is properties no rule looks at, and the
-/// outcome is the same (ARCHITECTURE.md, "A projected load evaluates as a full one").
-fn load_inventory(args: &RunArgs, specs: &[Loaded]) -> Result<Inventory, u8> {
-    match &args.inventory {
-        Some(path) if args.save_inventory.is_none() && args.output_dir.is_none() => {
-            let mut keep = eval::projection(specs.iter().map(|l| &l.spec));
-            if args.waivers.is_some() {
-                keep.keep_whole("tags");
-            }
-            Inventory::load_projected(path, &keep).map_err(|e| usage(&e.to_string()))
+/// Sources that can read only part of their input are given the properties the specs read
+/// (and `tags` for `--waivers`), unless the run writes the inventory out again
+/// (`--save-inventory`, `--output-dir`): most of a big inventory is properties no rule
+/// looks at, and the outcome is the same (ARCHITECTURE.md, "A projected load evaluates as
+/// a full one").
+fn load_inventory(
+    args: &RunArgs,
+    sources: &[Selected<'_>],
+    specs: &[&Spec],
+) -> Result<(Inventory, Vec<String>), u8> {
+    let keep = (args.save_inventory.is_none() && args.output_dir.is_none()).then(|| {
+        let mut keep = eval::projection(specs.iter().copied());
+        if args.waivers.is_some() {
+            keep.keep_whole("tags");
         }
-        Some(path) => Inventory::load(path).map_err(|e| usage(&e.to_string())),
-        None => {
-            let parsed: Vec<&Spec> = specs.iter().map(|l| &l.spec).collect();
-            super::collect::live(args, &parsed)
+        keep
+    });
+    let mut parts = Vec::with_capacity(sources.len());
+    let mut named = Vec::new();
+    for source in sources {
+        let schemas = source
+            .provider
+            .schemas()
+            .unwrap_or_else(|| SchemaSet::new(source.provider.name()));
+        let plan = crate::plan::plan(specs, &schemas);
+        let request = LoadRequest {
+            plan: &plan,
+            keep: keep.as_ref(),
+            options: &source.options,
+        };
+        let inventory = source
+            .provider
+            .load(&request)
+            .map_err(|e| usage(&e.message))?;
+        if let Some(provider) = &inventory.provider {
+            named.push(provider.clone());
         }
+        parts.push(Part {
+            label: source.label(),
+            inventory,
+        });
     }
+    let inventory = cloudspec_model::merge(parts).map_err(|e| usage(&e.to_string()))?;
+    Ok((inventory, named))
 }
 
 /// Renders and writes every `--format` target.
@@ -232,8 +274,7 @@ pub fn exit_status(outcome: &RunOutcome, policy: &ExitPolicy) -> u8 {
 
 /// Logs an error; returns exit status 2.
 fn usage(message: &str) -> u8 {
-    tracing::error!("{message}");
-    EXIT_USAGE
+    super::fail(message)
 }
 
 /// Parses `--format F[=FILE]` values; no format means the console report on stdout.
@@ -296,78 +337,6 @@ fn write_report(
         Some(path) => super::files::write_file(path, write)
             .map_err(|e| format!("cannot write the {} report: {e}", target.format.name())),
     }
-}
-
-/// Reads and parses every spec; prints every problem. `None` when any file failed.
-fn load_specs(paths: &[PathBuf], color: bool) -> Option<Vec<Loaded>> {
-    let files = match super::expand_spec_paths(paths) {
-        Ok(f) => f,
-        Err(message) => {
-            usage(&message);
-            return None;
-        }
-    };
-    let mut ok = true;
-    let mut loaded = Vec::new();
-    for path in files {
-        let file = cloudspec_model::input::display_path(&path);
-        let source = match super::files::read_spec(&path) {
-            Ok(s) => s,
-            Err(message) => {
-                usage(&message);
-                ok = false;
-                continue;
-            }
-        };
-        let parsed = syntax::parse(&source);
-        let mut diagnostics = parsed.diagnostics;
-        if print_diagnostics(&file, &source, &mut diagnostics, color) {
-            ok = false;
-        }
-        match parsed.spec {
-            Some(spec) => loaded.push(Loaded { file, source, spec }),
-            None => ok = false,
-        }
-    }
-    ok.then_some(loaded)
-}
-
-/// Static checks against the provider's schemas, when the inventory names a known provider.
-fn check_specs(specs: &[Loaded], inventory: &Inventory, color: bool) -> bool {
-    let Some(schemas) = inventory
-        .provider
-        .as_deref()
-        .and_then(crate::check::schemas_for)
-    else {
-        return true;
-    };
-    let mut ok = true;
-    for l in specs {
-        let mut diagnostics = crate::check::check(&l.spec, &schemas);
-        if print_diagnostics(&l.file, &l.source, &mut diagnostics, color) {
-            ok = false;
-        }
-    }
-    ok
-}
-
-/// Prints diagnostics (sorted by position) to stderr; true when any is an error.
-fn print_diagnostics(
-    file: &str,
-    source: &str,
-    diagnostics: &mut [Diagnostic],
-    color: bool,
-) -> bool {
-    if diagnostics.is_empty() {
-        return false;
-    }
-    diagnostics.sort_by_key(|d| d.span.start);
-    let color = color && !super::logging::is_json();
-    super::logging::diagnostics(
-        file,
-        &crate::render_diagnostics::render(file, source, diagnostics, color),
-    );
-    diagnostics.iter().any(Diagnostic::is_error)
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! with every member, its type and associations, generated from the schemas in code.
 use serde_json::{json, Value};
 
-use super::{SchemaArgs, EXIT_OK, EXIT_USAGE};
+use super::sources::Registry;
+use super::{SchemaArgs, EXIT_OK};
 use crate::model::schema::{Member, MemberType, ResourceSchema, SchemaSet};
 
 pub(super) const AFTER_HELP: &str = "\
@@ -13,8 +14,20 @@ Examples:
 
 Associations (followed with `>` in rules) show as `> TYPE`.";
 
-pub(super) fn schema(args: SchemaArgs) -> u8 {
-    let set = cloudspec_aws::schemas();
+pub(super) fn schema(args: SchemaArgs, registry: &Registry) -> u8 {
+    // Every provider's types in one set (their names carry the provider: `aws:...`).
+    let sets = registry.schemas();
+    let mut set = SchemaSet::new(
+        sets.iter()
+            .map(|s| s.provider.as_str())
+            .collect::<Vec<_>>()
+            .join(","),
+    );
+    for s in sets {
+        for schema in s.types.into_values() {
+            set.add(schema);
+        }
+    }
     let chosen: Vec<&ResourceSchema> = match &args.type_name {
         None => set.types.values().collect(),
         Some(name) => match set.get(name) {
@@ -33,10 +46,7 @@ pub(super) fn schema(args: SchemaArgs) -> u8 {
                     return status;
                 }
             }
-            Err(e) => {
-                eprintln!("error: {e}");
-                return EXIT_USAGE;
-            }
+            Err(e) => return super::fail(&e.to_string()),
         }
     } else {
         let mut out = String::new();
@@ -52,15 +62,15 @@ pub(super) fn schema(args: SchemaArgs) -> u8 {
 
 fn unknown_type(name: &str, set: &SchemaSet) -> u8 {
     let names: Vec<&str> = set.types.keys().map(String::as_str).collect();
-    eprintln!(
-        "error: unknown resource type \"{}\"",
+    let status = super::fail(&format!(
+        "unknown resource type \"{}\"",
         cloudspec_model::input::escape_control(name)
-    );
-    match crate::check::suggest(name, &names) {
-        Some(s) => eprintln!("help: did you mean \"{s}\"?"),
-        None => eprintln!("help: `cloudspec schema` lists the resource types"),
-    }
-    EXIT_USAGE
+    ));
+    super::logging::say(&match crate::check::suggest(name, &names) {
+        Some(s) => format!("help: did you mean \"{s}\"?"),
+        None => "help: `cloudspec schema` lists the resource types".to_string(),
+    });
+    status
 }
 
 /// `{"type", "doc", "members": [...]}`.

@@ -5,10 +5,11 @@ use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use super::{use_color, TestArgs, EXIT_FAIL, EXIT_OK, EXIT_USAGE};
+use super::sources::Registry;
+use super::{specs, use_color, TestArgs, EXIT_FAIL, EXIT_OK, EXIT_USAGE};
 use crate::eval::SpecInput;
+use crate::model::schema::SchemaSet;
 use crate::model::Inventory;
-use crate::render_diagnostics::render;
 use crate::syntax::ast::Spec;
 use crate::testing::{
     self, check_against_spec, parse_test_file, run_case, untested_rules, CaseResult, FileResults,
@@ -78,7 +79,8 @@ impl Out {
     }
 }
 
-pub(super) fn test(args: TestArgs) -> u8 {
+pub(super) fn test(args: TestArgs, registry: &Registry) -> u8 {
+    let schemas = registry.schemas();
     let junit = match junit_target(&args.formats) {
         Ok(j) => j,
         Err(message) => return usage(&message),
@@ -88,7 +90,7 @@ pub(super) fn test(args: TestArgs) -> u8 {
         Err(message) => return usage(&message),
     };
     let color_err = use_color(&args.color, std::io::stderr().is_terminal());
-    let Some((specs, tests)) = load_all(&found.tests, color_err) else {
+    let Some((specs, tests)) = load_all(&found.tests, &schemas, color_err) else {
         return EXIT_USAGE;
     };
     let out = Out {
@@ -133,8 +135,7 @@ pub(super) fn test(args: TestArgs) -> u8 {
 }
 
 fn usage(message: &str) -> u8 {
-    eprintln!("error: {message}");
-    EXIT_USAGE
+    super::fail(message)
 }
 
 /// `None`: no JUnit; `Some(None)`: JUnit on stdout; `Some(Some(file))`: to a file.
@@ -279,13 +280,14 @@ fn key_of(path: &Path) -> PathBuf {
 /// anything is invalid.
 fn load_all(
     paths: &[(PathBuf, PathBuf)],
+    schemas: &[SchemaSet],
     color: bool,
 ) -> Option<(BTreeMap<PathBuf, LoadedSpec>, Vec<LoadedTest>)> {
     let mut specs: BTreeMap<PathBuf, Option<LoadedSpec>> = BTreeMap::new();
     let mut tests = Vec::new();
     let mut invalid = 0usize;
     for (path, root) in paths {
-        match load_test(path, root, &mut specs, color) {
+        match load_test(path, root, &mut specs, schemas, color) {
             Some(t) => tests.push(t),
             None => invalid += 1,
         }
@@ -296,7 +298,7 @@ fn load_all(
         } else {
             "test files are"
         };
-        eprintln!("error: {invalid} {noun} invalid; no case was run");
+        usage(&format!("{invalid} {noun} invalid; no case was run"));
         return None;
     }
     let specs = specs
@@ -310,13 +312,14 @@ fn load_test(
     path: &Path,
     root: &Path,
     specs: &mut BTreeMap<PathBuf, Option<LoadedSpec>>,
+    schemas: &[SchemaSet],
     color: bool,
 ) -> Option<LoadedTest> {
     let file = cloudspec_model::input::display_path(path);
     let source = match super::files::read_yaml(path, "a test file") {
         Ok(s) => s,
         Err(message) => {
-            eprintln!("error: {message}");
+            super::fail(&message);
             return None;
         }
     };
@@ -333,20 +336,20 @@ fn load_test(
             let at = test
                 .spec_position
                 .map_or(String::new(), |(l, c)| format!(":{l}:{c}"));
-            eprintln!("error: {file}{at}: spec: {message}");
+            usage(&format!("{file}{at}: spec: {message}"));
             return None;
         }
     };
     let spec_key = key_of(&spec_file);
     let spec = specs
         .entry(spec_key.clone())
-        .or_insert_with(|| load_spec(&spec_file, color))
+        .or_insert_with(|| load_spec(&spec_file, schemas, color))
         .as_ref();
     let Some(spec) = spec else {
-        eprintln!(
-            "error: {file}: its spec {} is invalid",
+        usage(&format!(
+            "{file}: its spec {} is invalid",
             cloudspec_model::input::display_path(&spec_file)
-        );
+        ));
         return None;
     };
     let errors = check_against_spec(&test, &spec.spec);
@@ -365,45 +368,28 @@ fn load_test(
 
 fn print_errors(file: &str, errors: &[testing::TestFileError]) {
     for e in errors {
-        eprintln!("error: {file}:{e}");
+        usage(&format!("{file}:{e}"));
     }
 }
 
-/// Reads, parses and statically checks a spec against the schemas of every provider its
-/// rules name (`aws:` types against the AWS schemas); prints every problem.
-fn load_spec(path: &Path, color: bool) -> Option<LoadedSpec> {
-    let file = cloudspec_model::input::display_path(path);
-    let source = match super::files::read_spec(path) {
-        Ok(s) => s,
+/// Reads, parses and statically checks a spec ([`specs::load_one`]: each rule against the
+/// schemas of the provider its type names); prints every problem.
+fn load_spec(path: &Path, schemas: &[SchemaSet], color: bool) -> Option<LoadedSpec> {
+    let loaded = match specs::load_one(path, schemas, color) {
+        Ok(loaded) => loaded,
         Err(message) => {
-            eprintln!("error: cannot read the spec under test: {message}");
+            usage(&format!("cannot read the spec under test: {message}"));
             return None;
         }
     };
-    let parsed = crate::syntax::parse(&source);
-    let mut diagnostics = parsed.diagnostics.clone();
-    if let Some(spec) = &parsed.spec {
-        let providers: std::collections::BTreeSet<&str> = spec
-            .groups
-            .iter()
-            .flat_map(|g| &g.rules)
-            .filter_map(|r| r.on.value.split(':').next())
-            .collect();
-        for provider in providers {
-            if let Some(schemas) = crate::check::schemas_for(provider) {
-                diagnostics.extend(crate::check::check(spec, &schemas));
-            }
-        }
-        diagnostics.sort_by_key(|d| d.span.start);
-    }
-    if !diagnostics.is_empty() {
-        eprint!("{}", render(&file, &source, &diagnostics, color));
-    }
-    if diagnostics.iter().any(|d| d.is_error()) {
+    if loaded.errors > 0 {
         return None;
     }
-    let spec = parsed.spec?;
-    Some(LoadedSpec { file, source, spec })
+    Some(LoadedSpec {
+        file: loaded.file,
+        source: loaded.source,
+        spec: loaded.spec?,
+    })
 }
 
 /// Loads every case's inventory: a path relative to the test file, or the inline document.
@@ -423,10 +409,10 @@ fn load_inventories(
                     let at = case
                         .inventory_position
                         .map_or(format!(":{}", case.line), |(l, c)| format!(":{l}:{c}"));
-                    eprintln!(
-                        "error: {file}{at}: case \"{}\": inventory: {message}",
+                    usage(&format!(
+                        "{file}{at}: case \"{}\": inventory: {message}",
                         cloudspec_model::input::escape_control(&case.name)
-                    );
+                    ));
                     ok = false;
                     continue;
                 }
@@ -442,7 +428,7 @@ fn load_inventories(
         match loaded {
             Ok(inv) => out.push(inv),
             Err(e) => {
-                eprintln!("error: {e}");
+                super::fail(&e.to_string());
                 ok = false;
             }
         }
@@ -520,8 +506,8 @@ fn report_untested(
     for (key, spec) in specs {
         let files = tests.iter().filter(|t| &t.spec_key == key).map(|t| &t.test);
         for rule in untested_rules(&spec.spec, files) {
-            eprintln!(
-                "warning: {}: rule \"{rule}\" is untested: no case expects it to fail",
+            tracing::warn!(
+                "{}: rule \"{rule}\" is untested: no case expects it to fail",
                 spec.file
             );
             count += 1;
@@ -539,8 +525,8 @@ fn report_untested(
         };
         let rules = testing::rule_keys(&spec).len();
         if rules > 0 {
-            eprintln!(
-                "warning: {}: no test file tests this spec ({rules} rules untested)",
+            tracing::warn!(
+                "{}: no test file tests this spec ({rules} rules untested)",
                 cloudspec_model::input::display_path(path)
             );
             count += rules;

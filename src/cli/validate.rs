@@ -2,12 +2,10 @@
 //! provider's resource schemas) and print every problem found.
 
 use std::io::IsTerminal;
-use std::path::Path;
 
-use super::{expand_spec_paths, use_color, ValidateArgs, EXIT_OK, EXIT_USAGE};
-use crate::diagnostic::Diagnostic;
-use crate::render_diagnostics::render;
-use crate::syntax::parse;
+use super::sources::Registry;
+use super::{specs, use_color, ValidateArgs, EXIT_OK, EXIT_USAGE};
+use crate::model::schema::SchemaSet;
 
 pub(super) const AFTER_HELP: &str = "\
 Examples:
@@ -30,90 +28,54 @@ struct Tally {
     warnings: usize,
 }
 
-pub(super) fn validate(args: ValidateArgs) -> u8 {
+pub(super) fn validate(args: ValidateArgs, registry: &Registry) -> u8 {
     let color = use_color(&args.color, std::io::stderr().is_terminal());
-    let files = match expand_spec_paths(&args.files) {
-        Ok(files) => files,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return EXIT_USAGE;
+    let schemas: Vec<SchemaSet> = match args.provider.as_deref() {
+        None => Vec::new(),
+        Some(provider) if !registry.names().contains(&provider) => {
+            return super::fail(&format!(
+                "--provider {}: unknown provider (this build knows {})",
+                cloudspec_model::input::escape_control(provider),
+                registry.names().join(", ")
+            ));
         }
+        Some(provider) => match registry.schemas_of(provider) {
+            Some(set) => vec![set],
+            None => {
+                tracing::warn!("no resource schemas are known for provider \"{provider}\"; member names are not checked");
+                Vec::new()
+            }
+        },
     };
-    let schemas = args.provider.as_deref().and_then(|provider| {
-        let found = crate::check::schemas_for(provider);
-        if found.is_none() {
-            eprintln!("warning: no resource schemas are known for provider \"{provider}\"; member names are not checked");
+    let loaded = match specs::load_each(&args.files, &schemas, color, |file| {
+        if file.errors + file.warnings > 0 && !super::logging::is_json() {
+            eprintln!();
         }
-        found
-    });
-    let mut tally = Tally::default();
-    for file in &files {
-        tally.files += 1;
-        let diagnostics = match validate_file(file, schemas.as_ref()) {
-            Ok((source, diagnostics)) => {
-                if !diagnostics.is_empty() {
-                    eprint!(
-                        "{}",
-                        render(
-                            &cloudspec_model::input::display_path(file),
-                            &source,
-                            &diagnostics,
-                            color
-                        )
-                    );
-                    eprintln!();
-                }
-                diagnostics
-            }
-            Err(message) => {
-                eprintln!("error: {message}");
-                vec![Diagnostic::error("io", message, Default::default())]
-            }
-        };
-        // The parser's `too-many-errors` stands for the problems it did not keep.
-        let errors = diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| {
-                if d.code == crate::diagnostic::TOO_MANY_ERRORS {
-                    d.message
-                        .split(' ')
-                        .next()
-                        .and_then(|n| n.parse().ok())
-                        .unwrap_or(1)
-                } else {
-                    1
-                }
-            })
-            .sum::<usize>();
-        tally.errors += errors;
-        tally.warnings += diagnostics.iter().filter(|d| !d.is_error()).count();
-        tally.files_with_errors += usize::from(errors > 0);
+    }) {
+        Ok(loaded) => loaded,
+        Err(status) => return status,
+    };
+    let mut tally = Tally {
+        files: loaded.files.len() + loaded.unreadable,
+        files_with_errors: loaded.unreadable,
+        errors: loaded.unreadable,
+        warnings: 0,
+    };
+    for file in &loaded.files {
+        tally.errors += file.errors;
+        tally.warnings += file.warnings;
+        tally.files_with_errors += usize::from(file.errors > 0);
     }
-    eprintln!("{}", summary(&tally));
+    let summary = summary(&tally);
     if tally.errors > 0 {
+        super::fail(summary.trim_start_matches("error: "));
         EXIT_USAGE
     } else {
+        super::logging::say(&summary);
         EXIT_OK
     }
 }
 
-/// Reads and checks one file: its text and its diagnostics, or why it cannot be read.
-fn validate_file(
-    path: &Path,
-    schemas: Option<&crate::model::schema::SchemaSet>,
-) -> Result<(String, Vec<Diagnostic>), String> {
-    let source = super::files::read_spec(path)?;
-    let parsed = parse(&source);
-    let mut diagnostics = parsed.diagnostics;
-    if let (Some(spec), Some(schemas)) = (&parsed.spec, schemas) {
-        diagnostics.extend(crate::check::check(spec, schemas));
-        diagnostics.sort_by_key(|d| d.span.start);
-    }
-    Ok((source, diagnostics))
-}
-
-/// `ok: 3 files`, `ok: 3 files (1 warning)`, `error: 1 of 3 files has errors (2 errors)`.
 fn summary(tally: &Tally) -> String {
     let files = plural(tally.files, "file", "files");
     let warnings = plural(tally.warnings, "warning", "warnings");

@@ -12,3 +12,5 @@ mod schema;
 
 pub use catalog::iam_policy;
 pub use schema::schemas;
+mod provider;
+pub use provider::LiveAws;

@@ -14,6 +14,7 @@ mod json;
 mod plan;
 mod projection;
 pub mod provider;
+mod saved;
 pub mod schema;
 mod value;
 
@@ -24,5 +25,6 @@ pub use inventory::{
 pub use json::{InventoryWriter, LoadError, LoadErrorKind};
 pub use plan::CollectionPlan;
 pub use projection::Projection;
-pub use provider::{LoadRequest, MergeError, Options, Part, Provider, ProviderError};
+pub use provider::{merge, LoadRequest, MergeError, Options, Part, Provider, ProviderError};
+pub use saved::SavedInventory;
 pub use value::{Object, Reference, Text, Unknown, Value};

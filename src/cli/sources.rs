@@ -1,0 +1,153 @@
+//! The registry of sources of resources: every provider the CLI knows, with the `run` flags
+//! that select it. Subcommands find resource schemas here (`check`, `validate --provider`,
+//! `test`, `docs`, `permissions`, `schema`), and `run` loads every selected source through
+//! the [`Provider`] seam and joins them ([`cloudspec_model::merge`]). Adding a source is one
+//! [`Source`] in [`Registry::builtin`] plus its flags in `RunArgs`; `run.rs` does not change.
+
+use std::io::IsTerminal;
+
+use cloudspec_model::schema::SchemaSet;
+use cloudspec_model::{Options, Provider, SavedInventory};
+
+use super::RunArgs;
+
+/// One source: its provider and how `run`'s command line selects it.
+pub struct Source {
+    pub provider: Box<dyn Provider>,
+    /// Whether the command line asks for this source (`--inventory` is given).
+    pub wanted: Box<dyn Fn(&RunArgs) -> bool + Send + Sync>,
+    /// Its options from the command line.
+    pub options: Box<dyn Fn(&RunArgs) -> Options + Send + Sync>,
+    /// Loaded when the command line selects no source at all (the live account).
+    pub default: bool,
+}
+
+/// Every source this build knows, in the order their resources join a run's inventory.
+pub struct Registry {
+    sources: Vec<Source>,
+}
+
+/// A source chosen for one run, with its options.
+pub(crate) struct Selected<'a> {
+    pub provider: &'a dyn Provider,
+    pub options: Options,
+}
+
+impl Selected<'_> {
+    /// How messages name this source's resources: `inventory inv.json`, `aws`.
+    pub(crate) fn label(&self) -> String {
+        let name = self.provider.name();
+        match self.options.paths.as_slice() {
+            [] => name.to_string(),
+            paths => {
+                let shown: Vec<String> = paths
+                    .iter()
+                    .map(|p| cloudspec_model::input::display_path(p))
+                    .collect();
+                format!("{name} {}", shown.join(", "))
+            }
+        }
+    }
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Self::builtin()
+    }
+}
+
+impl Registry {
+    /// The sources of this build: saved inventories (`--inventory`) and the live AWS account
+    /// (the default when no other source is given).
+    pub fn builtin() -> Self {
+        Registry {
+            sources: vec![
+                Source {
+                    provider: Box::new(SavedInventory),
+                    wanted: Box::new(|args| args.inventory.is_some()),
+                    options: Box::new(|args| Options {
+                        paths: args.inventory.iter().cloned().collect(),
+                        ..common(args)
+                    }),
+                    default: false,
+                },
+                Source {
+                    provider: Box::new(cloudspec_aws::LiveAws),
+                    wanted: Box::new(|args| {
+                        !args.regions.is_empty() || args.all_regions || args.profile.is_some()
+                    }),
+                    options: Box::new(aws_options),
+                    default: true,
+                },
+            ],
+        }
+    }
+
+    /// The registry with one more source (tests and embedding programs).
+    pub fn with(mut self, source: Source) -> Self {
+        self.sources.push(source);
+        self
+    }
+
+    /// The names of the providers, in order.
+    pub fn names(&self) -> Vec<&str> {
+        self.sources.iter().map(|s| s.provider.name()).collect()
+    }
+
+    /// The schemas every provider declares: what specs are checked against when no
+    /// particular source is chosen (`validate`, `test`, `docs`, `permissions`, `schema`).
+    /// A rule is checked only against the provider its type names (`aws:...`).
+    pub fn schemas(&self) -> Vec<SchemaSet> {
+        self.sources
+            .iter()
+            .filter_map(|s| s.provider.schemas())
+            .collect()
+    }
+
+    /// The schemas of the provider named `name` (`aws`), when it declares any. A saved
+    /// inventory names the provider that wrote it; its resources follow those schemas.
+    pub fn schemas_of(&self, name: &str) -> Option<SchemaSet> {
+        self.sources
+            .iter()
+            .filter_map(|s| s.provider.schemas())
+            .find(|set| set.provider == name)
+    }
+
+    /// The sources `args` select, or the default ones when none is selected.
+    pub(crate) fn select(&self, args: &RunArgs) -> Vec<Selected<'_>> {
+        let any = self.sources.iter().any(|s| (s.wanted)(args));
+        self.sources
+            .iter()
+            .filter(|s| if any { (s.wanted)(args) } else { s.default })
+            .map(|s| Selected {
+                provider: s.provider.as_ref(),
+                options: (s.options)(args),
+            })
+            .collect()
+    }
+}
+
+/// The options every source gets (a new source starts from these): progress on a terminal unless `--quiet`.
+pub fn common(args: &RunArgs) -> Options {
+    Options {
+        progress: !args.quiet && std::io::stderr().is_terminal(),
+        quiet: args.quiet,
+        ..Options::default()
+    }
+}
+
+/// The live account's settings: `--region`, `--all-regions`, `--profile`, `--concurrency`.
+fn aws_options(args: &RunArgs) -> Options {
+    let mut options = common(args);
+    for region in &args.regions {
+        options.set("region", region);
+    }
+    if args.all_regions {
+        options.flag_on("all-regions");
+    }
+    if let Some(profile) = &args.profile {
+        options.set("profile", profile);
+    }
+    options.set("concurrency", args.concurrency.to_string());
+    options
+}
