@@ -19,6 +19,7 @@ use crate::waivers::{self, Waiver};
 
 /// The environment variable that sets the run's "now" (RFC 3339), for reproducible
 /// waiver expiry and output-dir names; the clock otherwise.
+/// Test hook (debug builds only): the run's time, as `--now` gives it.
 pub(super) const NOW_VAR: &str = "CLOUDSPEC_NOW";
 
 /// The waiver file and baseline of a run, read and parsed.
@@ -81,18 +82,29 @@ impl Audit {
     }
 }
 
-/// The run's "now": `CLOUDSPEC_NOW` (RFC 3339) when set, else the clock.
-pub(super) fn now() -> Result<DateTime<Utc>, u8> {
-    match std::env::var(NOW_VAR) {
-        Ok(text) => DateTime::parse_from_rfc3339(text.trim())
-            .map(|t| t.with_timezone(&Utc))
-            .map_err(|e| {
-                fail(&format!(
-                    "{NOW_VAR} is \"{text}\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): {e}"
-                ))
-            }),
-        Err(_) => Ok(Utc::now()),
+/// The run's "now": `--now` (RFC 3339) when given, else the clock. Debug builds (the
+/// tests) also read the `CLOUDSPEC_NOW` hook; a release build never does.
+pub(super) fn now(given: Option<&str>) -> Result<DateTime<Utc>, u8> {
+    if let Some(text) = given {
+        return parse_now(text, "--now");
     }
+    if cfg!(debug_assertions) {
+        if let Ok(text) = std::env::var(NOW_VAR) {
+            return parse_now(&text, NOW_VAR);
+        }
+    }
+    Ok(Utc::now())
+}
+
+fn parse_now(text: &str, what: &str) -> Result<DateTime<Utc>, u8> {
+    DateTime::parse_from_rfc3339(text.trim())
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| {
+            fail(&format!(
+                "{what} is \"{}\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): {e}",
+                cloudspec_model::input::escape_control(&cloudspec_model::input::truncate_chars(text, 60))
+            ))
+        })
 }
 
 /// Reads a file within its size limit, or logs why not.

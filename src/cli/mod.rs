@@ -159,6 +159,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "REPORT.json")]
     pub baseline: Option<PathBuf>,
 
+    /// The run's time (RFC 3339, e.g. 2026-11-23T07:15:00Z) for waiver expiry and output
+    /// file names: which waivers will have expired by then. Default: the clock.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+
     /// With --baseline: only new failures set exit status 1.
     #[arg(long, requires = "baseline")]
     pub fail_on_new: bool,

@@ -22,7 +22,7 @@ use chrono::{DateTime, Utc};
 /// The lock file's name inside the output directory.
 pub(crate) const LOCK_FILE: &str = ".cloudspec.lock";
 
-/// Test hook: write this many files, then half of the next one, then abort the process,
+/// Test hook (debug builds only): write this many files, then half of the next one, then abort the process,
 /// as a crash would.
 pub(crate) const CRASH_AFTER_VAR: &str = "CLOUDSPEC_TEST_CRASH_AFTER";
 
@@ -219,8 +219,12 @@ pub(crate) fn write_run(
     Ok((stamp, written))
 }
 
-/// The crash hook's value: how many files to write before crashing.
+/// The crash hook's value: how many files to write before crashing. Debug builds (the
+/// tests) only: a release build never reads it.
 pub(crate) fn crash_after() -> Option<usize> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
     std::env::var(CRASH_AFTER_VAR).ok()?.trim().parse().ok()
 }
 

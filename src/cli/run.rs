@@ -57,7 +57,7 @@ fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
         Some(Some(sev)) => Some(sev),
         None => None,
     };
-    let now = super::audit::now()?;
+    let now = super::audit::now(args.now.as_deref())?;
     let audit = Audit::load(args)?;
     let _lock = match &args.output_dir {
         Some(dir) => Some(output_dir::Lock::acquire(dir, now).map_err(|m| usage(&m))?),
