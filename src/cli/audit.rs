@@ -102,7 +102,9 @@ fn parse_now(text: &str, what: &str) -> Result<DateTime<Utc>, u8> {
         .map_err(|e| {
             fail(&format!(
                 "{what} is \"{}\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): {e}",
-                cloudspec_model::input::escape_control(&cloudspec_model::input::truncate_chars(text, 60))
+                cloudspec_model::input::escape_control(&cloudspec_model::input::truncate_chars(
+                    text, 60
+                ))
             ))
         })
 }

@@ -239,8 +239,9 @@ pub struct ValidateArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Also check member names and types against this provider's resource schemas.
-    #[arg(long, value_name = "PROVIDER", value_parser = ["aws"])]
+    /// Also check member names and types against this provider's resource schemas (`aws`;
+    /// `cloudspec schema` lists them).
+    #[arg(long, value_name = "PROVIDER")]
     pub provider: Option<String>,
 
     /// Colour diagnostics: auto, always, never.
