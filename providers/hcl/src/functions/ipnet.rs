@@ -251,7 +251,7 @@ fn mask_size(mask: &[u8]) -> (u32, u32) {
 }
 
 fn hex_string(b: &[u8]) -> String {
-    super::hash::hex_encode(b)
+    hex::encode(b)
 }
 
 /// `IP.String()`.

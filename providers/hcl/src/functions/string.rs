@@ -21,8 +21,9 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::numeric::go_int;
 use super::{FuncError, Function, FunctionTable, Param};
 use crate::convert::convert;
+use crate::gocompat::quote::{go_quote, go_quote_rune};
 use crate::number::Number;
-use crate::types::{go_quote, Type};
+use crate::types::Type;
 use crate::value::Value;
 
 pub fn register(t: &mut FunctionTable) {
@@ -443,31 +444,6 @@ fn go_to_lower(c: char) -> char {
         _ if c == '\u{130}' => 'i',
         _ => c,
     }
-}
-
-/// Go's `strconv.QuoteRune` (`%q` of a rune).
-pub(crate) fn go_quote_rune(c: char) -> String {
-    let body = match c {
-        '\'' => "\\'".to_string(),
-        '\\' => "\\\\".to_string(),
-        '\n' => "\\n".to_string(),
-        '\r' => "\\r".to_string(),
-        '\t' => "\\t".to_string(),
-        '\u{7}' => "\\a".to_string(),
-        '\u{8}' => "\\b".to_string(),
-        '\u{c}' => "\\f".to_string(),
-        '\u{b}' => "\\v".to_string(),
-        c if (c as u32) < 0x20 || c as u32 == 0x7f => format!("\\x{:02x}", c as u32),
-        c if c.is_control() => {
-            if (c as u32) <= 0xffff {
-                format!("\\u{:04x}", c as u32)
-            } else {
-                format!("\\U{:08x}", c as u32)
-            }
-        }
-        c => c.to_string(),
-    };
-    format!("'{body}'")
 }
 
 // ---------------------------------------------------------------------------------------
