@@ -10,7 +10,9 @@
 pub(crate) mod base64;
 pub(crate) mod csv;
 pub(crate) mod flate;
+pub(crate) mod fmt;
 pub(crate) mod gzip;
 pub(crate) mod json;
 pub(crate) mod quote;
+pub(crate) mod time;
 pub(crate) mod yaml;

@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, HashMap};
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
 
 use super::*;
-use crate::functions::datetime::parse_yaml_timestamp;
 use crate::gocompat::base64::decode as base64_decode;
 use crate::gocompat::quote::go_quote;
+use crate::gocompat::time::parse_yaml_timestamp;
 use crate::types::Type;
 use crate::value::Value;
 
