@@ -6,6 +6,11 @@
 //!
 //! Nothing here depends on the evaluator or on the function table: `functions`, `json`,
 //! `types` and `hcldec` call into these modules, never the other way round.
+//!
+//! Not moved here yet (each documented where it is): Go's `regexp/syntax` translation and
+//! `unicode` case mappings (`functions::string`), `math.Pow` (`functions::numeric`),
+//! `net` + go-cidr (`functions::ipnet`), `encoding/pem` and `rsa.DecryptPKCS1v15`
+//! (`functions::hash`), and hcldec's `json.MarshalIndent` writer (`hcldec::gojson`).
 
 pub(crate) mod base64;
 pub(crate) mod csv;
