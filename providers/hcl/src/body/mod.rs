@@ -298,7 +298,7 @@ pub(crate) fn char_range(filename: &str, p: Pos) -> Range {
     }
 }
 
-pub(crate) use crate::eval::name_suggestion;
+pub(crate) use crate::suggest::name_suggestion;
 
 /// The first body's missing item range, or a placeholder for an empty merge.
 fn merged_missing_item_range(bodies: &[Body]) -> Range {

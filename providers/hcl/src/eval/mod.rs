@@ -984,14 +984,7 @@ fn describe_type_mismatch(t: &Type, f: &Type) -> String {
 /// A string quoted as Go's `%q` does (for names in messages).
 pub(crate) use crate::types::go_quote;
 
-/// HCL's `nameSuggestion`: the first candidate (in the order given) within edit distance 2.
-pub(crate) fn name_suggestion<S: AsRef<str>>(given: &str, candidates: &[S]) -> Option<String> {
-    candidates
-        .iter()
-        .map(AsRef::as_ref)
-        .find(|c| strsim::levenshtein(given, c) < 3)
-        .map(str::to_string)
-}
+pub(crate) use crate::suggest::name_suggestion;
 
 fn too_expensive(exceeded: Exceeded, range: Option<Range>) -> Diagnostic {
     Diagnostic::error(TOO_EXPENSIVE, exceeded.detail(), range)
@@ -1000,13 +993,6 @@ fn too_expensive(exceeded: Exceeded, range: Option<Range>) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn levenshtein_distances() {
-        assert_eq!(strsim::levenshtein("kitten", "sitting"), 3);
-        assert_eq!(strsim::levenshtein("", "abc"), 3);
-        assert_eq!(strsim::levenshtein("upper", "uper"), 1);
-    }
 
     fn eval_with_budget(text: &str, max_steps: u64) -> Evaluated {
         let src = SourceFile::new("t.hcl", text);
@@ -1043,12 +1029,5 @@ mod tests {
         let (v, diags) = eval_with_budget("[for a in range(10) : a * 2][9]", 10_000);
         assert!(diags.is_empty(), "{diags:?}");
         assert_eq!(v, Value::number(18));
-    }
-
-    #[test]
-    fn suggestions_pick_close_names() {
-        let names = vec!["lower".to_string(), "upper".to_string()];
-        assert_eq!(name_suggestion("uper", &names).as_deref(), Some("upper"));
-        assert_eq!(name_suggestion("xyzzy", &names), None);
     }
 }

@@ -9,10 +9,11 @@
 use md5::Md5;
 use sha1::Sha1;
 use sha2::{Digest, Sha256, Sha512};
+use uuid::{Builder, Uuid};
 
 use super::conversion::str_arg;
-use super::encoding::{base64_decode, base64_encode};
 use super::{FuncError, Function, FunctionTable, Param};
+use crate::gocompat::base64::{decode as base64_decode, encode as base64_encode};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -53,17 +54,6 @@ fn string_fn(name: &'static str, imp: fn(&[Value]) -> Result<Value, FuncError>) 
     )
 }
 
-/// Lowercase hexadecimal, as Go's `hex.EncodeToString`.
-pub(crate) fn hex_encode(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
-    }
-    out
-}
-
 fn base64sha256(args: &[Value]) -> Result<Value, FuncError> {
     let s = str_arg(args, 0)?;
     Ok(Value::String(base64_encode(&Sha256::digest(s.as_bytes()))))
@@ -76,37 +66,23 @@ fn base64sha512(args: &[Value]) -> Result<Value, FuncError> {
 
 fn md5(args: &[Value]) -> Result<Value, FuncError> {
     let s = str_arg(args, 0)?;
-    Ok(Value::String(hex_encode(&Md5::digest(s.as_bytes()))))
+    Ok(Value::String(hex::encode(Md5::digest(s.as_bytes()))))
 }
 
 fn sha1(args: &[Value]) -> Result<Value, FuncError> {
     let s = str_arg(args, 0)?;
-    Ok(Value::String(hex_encode(&Sha1::digest(s.as_bytes()))))
+    Ok(Value::String(hex::encode(Sha1::digest(s.as_bytes()))))
 }
 
 fn sha256(args: &[Value]) -> Result<Value, FuncError> {
     let s = str_arg(args, 0)?;
-    Ok(Value::String(hex_encode(&Sha256::digest(s.as_bytes()))))
+    Ok(Value::String(hex::encode(Sha256::digest(s.as_bytes()))))
 }
 
 fn sha512(args: &[Value]) -> Result<Value, FuncError> {
     let s = str_arg(args, 0)?;
-    Ok(Value::String(hex_encode(&Sha512::digest(s.as_bytes()))))
+    Ok(Value::String(hex::encode(Sha512::digest(s.as_bytes()))))
 }
-
-/// The RFC 4122 namespaces Terraform accepts by name.
-const NAMESPACE_DNS: [u8; 16] = [
-    0x6b, 0xa7, 0xb8, 0x10, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8,
-];
-const NAMESPACE_URL: [u8; 16] = [
-    0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8,
-];
-const NAMESPACE_OID: [u8; 16] = [
-    0x6b, 0xa7, 0xb8, 0x12, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8,
-];
-const NAMESPACE_X500: [u8; 16] = [
-    0x6b, 0xa7, 0xb8, 0x14, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8,
-];
 
 /// `uuidv5(namespace, name)`: a name-based (SHA-1) UUID. The namespace is `dns`, `url`,
 /// `oid`, `x500` or a UUID in any form `github.com/google/uuid.Parse` accepts.
@@ -114,38 +90,33 @@ fn uuidv5(args: &[Value]) -> Result<Value, FuncError> {
     let ns = str_arg(args, 0)?;
     let name = str_arg(args, 1)?;
     let namespace = match ns {
-        "dns" => NAMESPACE_DNS,
-        "url" => NAMESPACE_URL,
-        "oid" => NAMESPACE_OID,
-        "x500" => NAMESPACE_X500,
-        other => parse_uuid(other).map_err(|e| {
+        "dns" => Uuid::NAMESPACE_DNS,
+        "url" => Uuid::NAMESPACE_URL,
+        "oid" => Uuid::NAMESPACE_OID,
+        "x500" => Uuid::NAMESPACE_X500,
+        other => Uuid::from_bytes(parse_uuid(other).map_err(|e| {
             FuncError::new(format!("uuidv5() doesn't support namespace {other} ({e})"))
-        })?,
+        })?),
     };
-    let mut h = Sha1::new();
-    h.update(namespace);
-    h.update(name.as_bytes());
-    let sum = h.finalize();
-    let mut u = [0u8; 16];
-    for (d, s) in u.iter_mut().zip(sum.iter()) {
-        *d = *s;
-    }
-    u[6] = (u[6] & 0x0f) | 0x50;
-    u[8] = (u[8] & 0x3f) | 0x80;
-    Ok(Value::String(format_uuid(&u)))
+    Ok(Value::String(uuid_v5(&namespace, name.as_bytes())))
 }
 
-fn format_uuid(u: &[u8; 16]) -> String {
-    let h = hex_encode(u);
-    let part = |a: usize, b: usize| h.get(a..b).unwrap_or_default();
-    format!(
-        "{}-{}-{}-{}-{}",
-        part(0, 8),
-        part(8, 12),
-        part(12, 16),
-        part(16, 20),
-        part(20, 32)
-    )
+/// RFC 4122 version 5 (as `uuid.NewSHA1`), lowercase and hyphenated as Go's `UUID.String`.
+/// The SHA-1 is the `sha1` crate already used for `sha1()`; `uuid::Builder` sets the
+/// version and variant bits (so the `uuid` crate needs no hashing feature of its own).
+fn uuid_v5(namespace: &Uuid, name: &[u8]) -> String {
+    let mut h = Sha1::new();
+    h.update(namespace.as_bytes());
+    h.update(name);
+    let sum = h.finalize();
+    let mut bytes = [0u8; 16];
+    for (d, s) in bytes.iter_mut().zip(sum.iter()) {
+        *d = *s;
+    }
+    Builder::from_sha1_bytes(bytes)
+        .into_uuid()
+        .hyphenated()
+        .to_string()
 }
 
 fn hex_val(c: u8) -> Option<u8> {
@@ -159,6 +130,8 @@ fn hex_val(c: u8) -> Option<u8> {
 
 /// `github.com/google/uuid.Parse`: 36 characters with dashes, `urn:uuid:` + 36,
 /// 38 characters (braces; the brace characters themselves are not checked), or 32 hex digits.
+/// Hand-written because `Uuid::parse_str` checks the braces, other lengths (and the error
+/// texts, which Terraform shows: `invalid UUID length: 5`) are its own.
 fn parse_uuid(s: &str) -> Result<[u8; 16], String> {
     let b = s.as_bytes();
     let invalid = || "invalid UUID format".to_string();
@@ -573,6 +546,71 @@ mod tests {
         for (ns, want) in cases {
             assert_eq!(call("uuidv5", &[ns, "tada"]).unwrap(), want, "{ns}");
         }
+    }
+
+    /// The hand-written hex and UUID formatting this module used before the `hex` and
+    /// `uuid` crates.
+    fn hex_by_hand(bytes: &[u8]) -> String {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut out = String::with_capacity(bytes.len() * 2);
+        for b in bytes {
+            out.push(char::from(DIGITS[usize::from(b >> 4)]));
+            out.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+        }
+        out
+    }
+
+    fn uuidv5_by_hand(namespace: [u8; 16], name: &[u8]) -> String {
+        let mut h = Sha1::new();
+        h.update(namespace);
+        h.update(name);
+        let sum = h.finalize();
+        let mut u = [0u8; 16];
+        for (d, s) in u.iter_mut().zip(sum.iter()) {
+            *d = *s;
+        }
+        u[6] = (u[6] & 0x0f) | 0x50;
+        u[8] = (u[8] & 0x3f) | 0x80;
+        let h = hex_by_hand(&u);
+        format!(
+            "{}-{}-{}-{}-{}",
+            &h[0..8],
+            &h[8..12],
+            &h[12..16],
+            &h[16..20],
+            &h[20..32]
+        )
+    }
+
+    #[test]
+    fn crates_match_the_hand_written_hex_and_uuid() {
+        let all: Vec<u8> = (0..=255u8).collect();
+        let inputs: [&[u8]; 5] = [b"", b"\0", "é日本".as_bytes(), &[0xff, 0x0f, 0xf0], &all];
+        for input in inputs {
+            assert_eq!(hex::encode(input), hex_by_hand(input));
+            for ns in [
+                Uuid::NAMESPACE_DNS,
+                Uuid::NAMESPACE_X500,
+                Uuid::nil(),
+                Uuid::max(),
+            ] {
+                assert_eq!(
+                    uuid_v5(&ns, input),
+                    uuidv5_by_hand(*ns.as_bytes(), input),
+                    "{ns} {input:?}"
+                );
+            }
+        }
+        // Go's uuid.Parse does not look at the brace characters; Uuid::parse_str does.
+        assert_eq!(
+            call(
+                "uuidv5",
+                &["(6ba7b810-9dad-11d1-80b4-00c04fd430c8)", "tada"]
+            )
+            .unwrap(),
+            "faa898db-9b9d-5b75-86a9-149e7bb8e3b8"
+        );
+        assert!(Uuid::parse_str("(6ba7b810-9dad-11d1-80b4-00c04fd430c8)").is_err());
     }
 
     #[test]

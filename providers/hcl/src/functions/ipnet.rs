@@ -8,6 +8,11 @@
 //! step. Addresses are parsed as Terraform's `ipaddr` package does (Go's parser before 1.17:
 //! IPv4 parts with leading zeros are decimal). Where Go would crash (an index out of range
 //! in go-cidr's `intToIP` for numbers far beyond the address space) an error is returned.
+//!
+//! Why not `ipnet`/`ipnetwork` (both in the tree): they parse with Rust's std parser, which
+//! rejects `010.0.0.1` (Go before 1.17 reads it as decimal 10), keep IPv4-mapped IPv6
+//! prefixes as IPv6 where Go's 16-byte `net.IP` turns them into IPv4 answers, and have no
+//! go-cidr arithmetic (negative host numbers counting from the end, its overflow errors).
 
 use num_bigint::{BigInt, Sign};
 use num_traits::{One, Signed, Zero};
@@ -251,7 +256,7 @@ fn mask_size(mask: &[u8]) -> (u32, u32) {
 }
 
 fn hex_string(b: &[u8]) -> String {
-    super::hash::hex_encode(b)
+    hex::encode(b)
 }
 
 /// `IP.String()`.

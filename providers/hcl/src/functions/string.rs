@@ -9,20 +9,17 @@
 //! use Go's RE2 syntax, translated to the `regex` crate (same semantics, no backreferences
 //! or look-around), with Go's match iteration and `$1`/`${name}` expansion.
 
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use num_bigint::{BigInt, BigUint, Sign};
-use num_integer::Integer;
-use num_traits::{One, Zero};
 use regex::{Captures, Regex};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::numeric::go_int;
 use super::{FuncError, Function, FunctionTable, Param};
 use crate::convert::convert;
-use crate::number::Number;
-use crate::types::{go_quote, Type};
+use crate::gocompat::fmt::{go_format_float, go_format_int, go_text_g, Verb};
+use crate::gocompat::quote::{go_quote, go_quote_rune};
+use crate::types::Type;
 use crate::value::Value;
 
 pub fn register(t: &mut FunctionTable) {
@@ -445,31 +442,6 @@ fn go_to_lower(c: char) -> char {
     }
 }
 
-/// Go's `strconv.QuoteRune` (`%q` of a rune).
-pub(crate) fn go_quote_rune(c: char) -> String {
-    let body = match c {
-        '\'' => "\\'".to_string(),
-        '\\' => "\\\\".to_string(),
-        '\n' => "\\n".to_string(),
-        '\r' => "\\r".to_string(),
-        '\t' => "\\t".to_string(),
-        '\u{7}' => "\\a".to_string(),
-        '\u{8}' => "\\b".to_string(),
-        '\u{c}' => "\\f".to_string(),
-        '\u{b}' => "\\v".to_string(),
-        c if (c as u32) < 0x20 || c as u32 == 0x7f => format!("\\x{:02x}", c as u32),
-        c if c.is_control() => {
-            if (c as u32) <= 0xffff {
-                format!("\\u{:04x}", c as u32)
-            } else {
-                format!("\\U{:08x}", c as u32)
-            }
-        }
-        c => c.to_string(),
-    };
-    format!("'{body}'")
-}
-
 // ---------------------------------------------------------------------------------------
 // format and formatlist.
 
@@ -610,24 +582,6 @@ fn formatlist(args: &[Value]) -> Result<Value, FuncError> {
         }
     }
     Ok(Value::list(Type::String, out))
-}
-
-/// One `%` sequence of a format string.
-#[derive(Clone, Debug, Default)]
-struct Verb {
-    raw: String,
-    offset: usize,
-    arg_num: usize,
-    mode: char,
-    zero: bool,
-    sharp: bool,
-    plus: bool,
-    minus: bool,
-    space: bool,
-    has_prec: bool,
-    prec: usize,
-    has_width: bool,
-    width: usize,
 }
 
 fn acc(n: usize, digit: u8) -> usize {
@@ -849,7 +803,7 @@ fn format_append(verb: &Verb, args: &[Value]) -> Result<String, FuncError> {
                 };
                 Ok(go_format_int(&i, verb))
             } else {
-                go_format_float(&n, verb).map_err(|e| unsupported(&e))
+                go_format_float(&n, verb, SIZE_LIMIT).map_err(|e| unsupported(&e))
             }
         }
         's' | 'q' => {
@@ -893,371 +847,6 @@ fn pad_width(verb: &Verb, s: &str) -> String {
     } else {
         format!("{pad}{s}")
     }
-}
-
-/// Go's `fmt` of a `*big.Int` with the verb's flags, width and precision.
-fn go_format_int(i: &BigInt, verb: &Verb) -> String {
-    let base = match verb.mode {
-        'b' => 2,
-        'o' => 8,
-        'x' | 'X' => 16,
-        _ => 10,
-    };
-    let mut digits = i.magnitude().to_str_radix(base);
-    if verb.mode == 'X' {
-        digits = digits.to_ascii_uppercase();
-    }
-    let sign = if i.sign() == Sign::Minus {
-        "-"
-    } else if verb.plus {
-        "+"
-    } else if verb.space {
-        " "
-    } else {
-        ""
-    };
-    let prefix = if verb.sharp {
-        match verb.mode {
-            'b' => "0b",
-            'o' => "0",
-            'x' => "0x",
-            'X' => "0X",
-            _ => "",
-        }
-    } else {
-        ""
-    };
-    let mut zeros = 0usize;
-    if verb.has_prec {
-        if digits.len() < verb.prec {
-            zeros = verb.prec - digits.len();
-        } else if digits == "0" && verb.prec == 0 {
-            return String::new();
-        }
-    }
-    let length = sign.len() + prefix.len() + zeros + digits.len();
-    let (mut left, mut right) = (0usize, 0usize);
-    if verb.has_width && length < verb.width {
-        let d = verb.width - length;
-        if verb.minus {
-            right = d;
-        } else if verb.zero && !verb.has_prec {
-            zeros = d;
-        } else {
-            left = d;
-        }
-    }
-    format!(
-        "{}{sign}{prefix}{}{digits}{}",
-        " ".repeat(left),
-        "0".repeat(zeros),
-        " ".repeat(right)
-    )
-}
-
-/// Go's `fmt` of a `*big.Float` (verbs e, E, f, g, G) with the verb's flags, width and
-/// precision.
-fn go_format_float(n: &Number, verb: &Verb) -> Result<String, String> {
-    let (neg, mut d) = GoDecimal::from_number(n);
-    let fmt = verb.mode as u8;
-    let prec: i64 = if verb.has_prec {
-        verb.prec as i64
-    } else if matches!(fmt, b'g' | b'G') {
-        -1
-    } else {
-        6
-    };
-    if fmt == b'f' && d.exp > SIZE_LIMIT as i64 {
-        return Err("number too large to format".into());
-    }
-    let body = go_float_text(&mut d, fmt, prec);
-    let sign = if neg {
-        "-"
-    } else if verb.plus {
-        "+"
-    } else if verb.space {
-        " "
-    } else {
-        ""
-    };
-    let width = if verb.has_width { verb.width } else { 0 };
-    let padding = width.saturating_sub(sign.len() + body.len());
-    Ok(if verb.zero && !verb.minus {
-        format!("{sign}{}{body}", "0".repeat(padding))
-    } else if verb.minus {
-        format!("{sign}{body}{}", " ".repeat(padding))
-    } else {
-        format!("{}{sign}{body}", " ".repeat(padding))
-    })
-}
-
-/// `big.Float.Text('g', -1)` of a number: the shortest representation, in %e form for
-/// exponents below -4 or from 21... precisely Go's rule (exponent < -4 or >= the number of
-/// digits, with 6 standing in for the shortest precision).
-pub(crate) fn go_text_g(n: &Number) -> String {
-    let (neg, mut d) = GoDecimal::from_number(n);
-    let body = go_float_text(&mut d, b'g', -1);
-    if neg {
-        format!("-{body}")
-    } else {
-        body
-    }
-}
-
-/// A decimal as math/big's `decimal`: value = 0.mant × 10^exp, `mant` without trailing
-/// zeros. It also remembers the exact value so that a rounding tie can be decided the
-/// way Go decides it on the 512-bit binary number cty holds.
-struct GoDecimal {
-    mant: Vec<u8>,
-    exp: i64,
-    coef: BigUint,
-    scale: i64,
-}
-
-impl GoDecimal {
-    fn from_number(n: &Number) -> (bool, GoDecimal) {
-        let (int, scale) = n.0.as_bigint_and_exponent();
-        let neg = int.sign() == Sign::Minus;
-        let coef = int.magnitude().clone();
-        if coef.is_zero() {
-            return (
-                neg,
-                GoDecimal {
-                    mant: Vec::new(),
-                    exp: 0,
-                    coef,
-                    scale: 0,
-                },
-            );
-        }
-        let mut mant = coef.to_string().into_bytes();
-        let mut s = scale;
-        while mant.last() == Some(&b'0') {
-            mant.pop();
-            s -= 1;
-        }
-        let exp = mant.len() as i64 - s;
-        (
-            neg,
-            GoDecimal {
-                mant,
-                exp,
-                coef,
-                scale,
-            },
-        )
-    }
-
-    fn at(&self, i: i64) -> u8 {
-        if i >= 0 && (i as usize) < self.mant.len() {
-            self.mant[i as usize]
-        } else {
-            b'0'
-        }
-    }
-
-    fn len(&self) -> i64 {
-        self.mant.len() as i64
-    }
-
-    fn should_round_up(&self, n: usize) -> bool {
-        if self.mant[n] == b'5' && n + 1 == self.mant.len() {
-            // Exactly halfway in decimal: Go sees the binary value, which is above, below
-            // or exactly on the tie (then it rounds to even).
-            return match binary512_cmp(&self.coef, self.scale) {
-                Ordering::Greater => true,
-                Ordering::Less => false,
-                Ordering::Equal => n > 0 && (self.mant[n - 1] - b'0') & 1 != 0,
-            };
-        }
-        self.mant[n] >= b'5'
-    }
-
-    fn round(&mut self, n: i64) {
-        if n < 0 || n >= self.len() {
-            return;
-        }
-        let n = n as usize;
-        if self.should_round_up(n) {
-            self.round_up(n);
-        } else {
-            self.round_down(n);
-        }
-    }
-
-    fn round_up(&mut self, mut n: usize) {
-        while n > 0 && self.mant[n - 1] >= b'9' {
-            n -= 1;
-        }
-        if n == 0 {
-            self.mant.clear();
-            self.mant.push(b'1');
-            self.exp += 1;
-            return;
-        }
-        self.mant[n - 1] += 1;
-        self.mant.truncate(n);
-    }
-
-    fn round_down(&mut self, n: usize) {
-        self.mant.truncate(n);
-        while self.mant.last() == Some(&b'0') {
-            self.mant.pop();
-        }
-        if self.mant.is_empty() {
-            self.exp = 0;
-        }
-    }
-}
-
-/// Where the 512-bit binary float nearest to `coef × 10^-scale` (round half to even, as
-/// `big.ParseFloat` does) lies relative to that exact value.
-fn binary512_cmp(coef: &BigUint, scale: i64) -> Ordering {
-    if coef.is_zero() || scale.unsigned_abs() > 20_000 {
-        return Ordering::Equal;
-    }
-    let ten = BigUint::from(10u8);
-    let (num, den) = if scale <= 0 {
-        (coef * ten.pow(scale.unsigned_abs() as u32), BigUint::one())
-    } else {
-        (coef.clone(), ten.pow(scale as u32))
-    };
-    let mut t: i64 = 512 - (num.bits() as i64 - den.bits() as i64);
-    for _ in 0..4 {
-        let (n2, d2) = if t >= 0 {
-            (&num << (t as usize), den.clone())
-        } else {
-            (num.clone(), &den << (t.unsigned_abs() as usize))
-        };
-        let (q, r) = n2.div_rem(&d2);
-        let bits = q.bits();
-        if bits > 512 {
-            t -= 1;
-            continue;
-        }
-        if bits < 512 {
-            t += 1;
-            continue;
-        }
-        if r.is_zero() {
-            return Ordering::Equal;
-        }
-        return match (&r << 1usize).cmp(&d2) {
-            Ordering::Greater => Ordering::Greater,
-            Ordering::Less => Ordering::Less,
-            Ordering::Equal => {
-                if q.is_odd() {
-                    Ordering::Greater
-                } else {
-                    Ordering::Less
-                }
-            }
-        };
-    }
-    Ordering::Equal
-}
-
-/// math/big's `Float.Append` for formats e, E, f, g, G (`prec` < 0: shortest).
-fn go_float_text(d: &mut GoDecimal, fmt: u8, prec: i64) -> String {
-    let mut prec = prec;
-    let shortest = prec < 0;
-    if shortest {
-        // Our digits are the shortest decimal that identifies the value.
-        prec = match fmt {
-            b'e' | b'E' => d.len() - 1,
-            b'f' => (d.len() - d.exp).max(0),
-            _ => d.len(),
-        };
-    } else {
-        match fmt {
-            b'e' | b'E' => d.round(1 + prec),
-            b'f' => d.round(d.exp + prec),
-            _ => {
-                if prec == 0 {
-                    prec = 1;
-                }
-                d.round(prec);
-            }
-        }
-    }
-    match fmt {
-        b'e' | b'E' => fmt_e(fmt, prec, d),
-        b'f' => fmt_f(prec, d),
-        _ => {
-            let mut eprec = prec;
-            if eprec > d.len() && d.len() >= d.exp {
-                eprec = d.len();
-            }
-            if shortest {
-                eprec = 6;
-            }
-            let exp = d.exp - 1;
-            if exp < -4 || exp >= eprec {
-                if prec > d.len() {
-                    prec = d.len();
-                }
-                let efmt = if fmt == b'G' { b'E' } else { b'e' };
-                return fmt_e(efmt, prec - 1, d);
-            }
-            if prec > d.exp {
-                prec = d.len();
-            }
-            fmt_f((prec - d.exp).max(0), d)
-        }
-    }
-}
-
-fn fmt_e(fmt: u8, prec: i64, d: &GoDecimal) -> String {
-    let mut buf = String::new();
-    buf.push(char::from(d.mant.first().copied().unwrap_or(b'0')));
-    if prec > 0 {
-        buf.push('.');
-        let mut i: i64 = 1;
-        let m = d.len().min(prec + 1);
-        while i < m {
-            buf.push(char::from(d.mant[i as usize]));
-            i += 1;
-        }
-        while i <= prec {
-            buf.push('0');
-            i += 1;
-        }
-    }
-    buf.push(char::from(fmt));
-    let mut exp = if d.mant.is_empty() { 0 } else { d.exp - 1 };
-    if exp < 0 {
-        buf.push('-');
-        exp = -exp;
-    } else {
-        buf.push('+');
-    }
-    if exp < 10 {
-        buf.push('0');
-    }
-    buf.push_str(&exp.to_string());
-    buf
-}
-
-fn fmt_f(prec: i64, d: &GoDecimal) -> String {
-    let mut buf = String::new();
-    if d.exp > 0 {
-        let m = d.len().min(d.exp);
-        for &c in &d.mant[..m as usize] {
-            buf.push(char::from(c));
-        }
-        for _ in m..d.exp {
-            buf.push('0');
-        }
-    } else {
-        buf.push('0');
-    }
-    if prec > 0 {
-        buf.push('.');
-        for i in 0..prec {
-            buf.push(char::from(d.at(d.exp + i)));
-        }
-    }
-    buf
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1975,6 +1564,7 @@ fn replace(args: &[Value]) -> Result<Value, FuncError> {
 mod tests {
     use super::*;
     use crate::functions::stdlib;
+    use crate::number::Number;
 
     fn call(name: &str, args: Vec<Value>) -> Result<Value, FuncError> {
         stdlib().call(name, &args)

@@ -10,7 +10,7 @@
 //!   diagnostics with the same summaries, or exactly those of `expected-diags-json.json`
 //!   when that file exists (the JSON syntax reports some problems in its own words).
 //!
-//! `HCLDEC_BLESS=1 cargo test -p cloudspec-hcl --test hcldec_cases` writes the expected
+//! `HCLDEC_BLESS=1 cargo test -p cloudspec-hcl --test all hcldec_cases` writes the expected
 //! files from the current outcomes (review them before committing).
 //!
 //! Also here: a property test that the hcldec command never panics, whatever the spec and

@@ -1,0 +1,23 @@
+//! Reproductions of Go standard-library (and Go ecosystem) behaviour that Terraform's and
+//! HCL's output shows byte for byte: one file per Go package. Each file says which Go
+//! functions it mirrors and why a Rust crate cannot stand in for it: the point of this code
+//! is to write exactly Go's bytes (escapes, error texts, offsets, float digits, compressed
+//! streams), which general-purpose Rust crates do differently, if equally correctly.
+//!
+//! Nothing here depends on the evaluator or on the function table: `functions`, `json`,
+//! `types` and `hcldec` call into these modules, never the other way round.
+//!
+//! Not moved here yet (each documented where it is): Go's `regexp/syntax` translation and
+//! `unicode` case mappings (`functions::string`), `math.Pow` (`functions::numeric`),
+//! `net` + go-cidr (`functions::ipnet`), `encoding/pem` and `rsa.DecryptPKCS1v15`
+//! (`functions::hash`), and hcldec's `json.MarshalIndent` writer (`hcldec::gojson`).
+
+pub(crate) mod base64;
+pub(crate) mod csv;
+pub(crate) mod flate;
+pub(crate) mod fmt;
+pub(crate) mod gzip;
+pub(crate) mod json;
+pub(crate) mod quote;
+pub(crate) mod time;
+pub(crate) mod yaml;
