@@ -5,8 +5,8 @@
 //! with a "did you mean" where a close name exists. Types without a schema are not checked.
 
 use crate::diagnostic::{quoted, Diagnostic};
-use crate::eval::predicates::{def, Applies};
 use crate::model::schema::{Member, MemberType, SchemaSet};
+use crate::predicates::{def, Applies};
 use crate::syntax::ast::{Spec, Statement, Tail};
 
 /// Every problem of `spec` against several providers' schemas, in source order: each rule

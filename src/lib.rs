@@ -12,12 +12,14 @@ pub mod diagnostic;
 pub mod eval;
 pub mod outcome;
 pub mod plan;
+pub mod predicates;
 pub mod render_diagnostics;
 pub mod report;
 pub mod rule_docs;
 pub mod syntax;
 pub mod testing;
 pub mod text;
+mod truth;
 pub mod waivers;
 
 pub use cloudspec_model as model;

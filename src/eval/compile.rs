@@ -7,9 +7,8 @@ use std::sync::Arc;
 
 use ipnetwork::IpNetwork;
 
-use super::compare::Lit;
-use super::predicates::{def, Operand, PredicateDef, Shape};
 use crate::model::{Interner, Sym};
+use crate::predicates::{def, Lit, Operand, Operands, PredicateDef};
 use crate::syntax::ast::{Literal, Predicate, Quantifier, Statement, Tail};
 
 /// A statement ready to evaluate.
@@ -125,19 +124,19 @@ fn predicate(p: &Predicate, interner: Option<&Interner>, source: &str) -> CPredi
 /// reported operands that do not fit (`invalid-operand`), so a misfit here yields `None`.
 fn operand(p: &Predicate, interner: Option<&Interner>) -> Option<Operand> {
     let ops = p.operands.as_slice();
-    match (def(p.kind).shape, ops) {
-        (Shape::Nothing, []) => Some(Operand::Nothing),
-        (Shape::Value, [lit]) => Some(Operand::Value(lit_of(lit, interner))),
-        (Shape::Choices, [Literal::List(items)]) => Some(Operand::Choices(
+    match (def(p.kind).operands, ops) {
+        (Operands::None, []) => Some(Operand::Nothing),
+        (Operands::Value, [lit]) => Some(Operand::Value(lit_of(lit, interner))),
+        (Operands::List, [Literal::List(items)]) => Some(Operand::Choices(
             items.value.iter().map(|l| lit_of(l, interner)).collect(),
         )),
-        (Shape::Number, [lit]) => number_of(lit).map(Operand::Number),
-        (Shape::Range, [a, b]) => Some(Operand::Range(number_of(a)?, number_of(b)?)),
-        (Shape::Text, [Literal::Str(s)]) => Some(Operand::Text(s.value.clone())),
-        (Shape::Address, [Literal::Str(s)]) => {
+        (Operands::Number, [lit]) => number_of(lit).map(Operand::Number),
+        (Operands::TwoNumbers, [a, b]) => Some(Operand::Range(number_of(a)?, number_of(b)?)),
+        (Operands::Text, [Literal::Str(s)]) => Some(Operand::Text(s.value.clone())),
+        (Operands::IpAddress, [Literal::Str(s)]) => {
             s.value.trim().parse::<IpAddr>().ok().map(Operand::Address)
         }
-        (Shape::Network, [Literal::Str(s)]) => s
+        (Operands::Network, [Literal::Str(s)]) => s
             .value
             .trim()
             .parse::<IpNetwork>()

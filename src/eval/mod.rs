@@ -1,17 +1,16 @@
 //! AST + inventory to outcomes (`shared/design/language.md`). The evaluator does no I/O:
 //! it reads a finished [`Inventory`] and returns a [`RunOutcome`].
 //!
-//! - [`predicates`]: the predicate table (one entry per predicate).
 //! - `compile`: statements with member names resolved and operands parsed once.
 //! - `walk`: member paths, quantifiers and correlation over one resource.
-//! - `compare`: value equality with literals, three-valued.
+//! - `compare`: values as reports show them.
 //! - [`projection`]: the properties the rules read, to load only those.
+//!
+//! What each predicate does to a value is its row of [`crate::predicates::PREDICATES`].
 
 mod compare;
 mod compile;
-pub(crate) mod predicates;
 mod projection;
-mod truth;
 mod walk;
 
 use std::collections::HashMap;
@@ -23,7 +22,7 @@ use crate::outcome::{
     SpecOutcome, Status,
 };
 use crate::syntax::ast::{Quantifier, Rule, Spec};
-use truth::Truth;
+use crate::truth::Truth;
 use walk::{Elem, Trail, Walker};
 
 pub use projection::projection;

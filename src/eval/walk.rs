@@ -21,12 +21,12 @@ use std::rc::Rc;
 
 use super::compare::{display, to_json};
 use super::compile::{CPredicate, CStmt, CTail};
-use super::predicates::{Test, Why};
-use super::truth::Truth;
 use super::Limits;
 use crate::model::{CollectionError, Inventory, Object, ResourceIdx, Sym, Value};
 use crate::outcome::{Failure, UnknownPath};
+use crate::predicates::{Test, Why};
 use crate::syntax::ast::{PredicateKind, Quantifier};
+use crate::truth::Truth;
 
 /// What a path stands on: a nested property or resource, or an element whose members are
 /// all null (missing, dangling) or all unknown.

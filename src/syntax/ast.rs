@@ -170,8 +170,9 @@ pub struct Predicate {
     pub span: Span,
 }
 
-/// Every predicate of the language. Synonyms map to one kind; the evaluator's predicate
-/// table (`eval::predicates`) holds each kind's operands, meaning and messages.
+/// Every predicate of the language. Synonyms map to one kind; the predicate table
+/// (`crate::predicates`) holds one row per kind with its spellings, operands, meaning,
+/// test and messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PredicateKind {
     Null,

@@ -3,7 +3,8 @@
 //!
 //! - [`parse`] never panics; every problem comes back as a [`Diagnostic`](crate::diagnostic::Diagnostic).
 //! - [`format::format`] prints a parsed spec in canonical layout, keeping comments.
-//! - [`predicates::PREDICATES`] is the table of every predicate, its spellings and operands.
+//! - [`predicates::PREDICATES`] is the table of every predicate (its spellings and operands
+//!   for the parser; the table itself lives in [`crate::predicates`]).
 
 pub mod ast;
 mod errors;

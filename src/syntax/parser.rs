@@ -15,7 +15,7 @@ use super::ast::{
 use super::errors;
 use super::grammar::{CloudSpecParser, Rule as G};
 use super::lexer;
-use super::predicates::{spec_of, Operands};
+use super::predicates::{def, Operands};
 use crate::diagnostic::{quoted, Collector, Diagnostic, LineIndex};
 
 /// The result of parsing one file: the tree (when the structure could be recovered) and
@@ -617,7 +617,7 @@ impl<'s> Builder<'s> {
 
     /// Reports operands that do not fit the predicate (see [`Operands`]).
     fn check_operands(&mut self, predicate: &Predicate) {
-        let shape = spec_of(predicate.kind).operands;
+        let shape = def(predicate.kind).operands;
         for operand in &predicate.operands {
             if let Some(problem) = operand_problem(shape, operand) {
                 let words = if predicate.words.is_empty() {
