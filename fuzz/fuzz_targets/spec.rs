@@ -17,10 +17,14 @@ fuzz_target!(|data: &[u8]| {
     let Some(spec) = parsed.ok() else {
         return;
     };
-    if let Some(schemas) = cloudspec::check::schemas_for("aws") {
-        let diagnostics = cloudspec::check::check(spec, &schemas);
-        let _ = render("fuzz.cloudspec", &source, &diagnostics, false);
-        let _ = cloudspec::plan::plan(&[spec], &schemas);
+    // The schemas every subcommand checks against: the source registry's.
+    static SCHEMAS: std::sync::OnceLock<Vec<cloudspec::model::schema::SchemaSet>> =
+        std::sync::OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(|| cloudspec::cli::sources::Registry::builtin().schemas());
+    let diagnostics = cloudspec::check::check_all(spec, schemas);
+    let _ = render("fuzz.cloudspec", &source, &diagnostics, false);
+    for set in schemas {
+        let _ = cloudspec::plan::plan(&[spec], set);
     }
     let _ = cloudspec::eval::projection([spec]);
 
