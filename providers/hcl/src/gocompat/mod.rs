@@ -6,10 +6,6 @@
 //!
 //! Nothing here depends on the evaluator or on the function table: `functions`, `json`,
 //! `types` and `hcldec` call into these modules, never the other way round.
-//!
-//! Not moved here yet (each documented where it is): `encoding/pem` and
-//! `rsa.DecryptPKCS1v15` (`functions::hash`), and hcldec's `json.MarshalIndent` writer
-//! (`hcldec::gojson`).
 
 pub(crate) mod base64;
 pub(crate) mod cidr;
@@ -18,10 +14,13 @@ pub(crate) mod flate;
 pub(crate) mod fmt;
 pub(crate) mod gzip;
 pub(crate) mod json;
+pub(crate) mod json_indent;
 pub(crate) mod math;
 pub(crate) mod net;
+pub(crate) mod pem;
 pub(crate) mod quote;
 pub(crate) mod regexp;
+pub(crate) mod rsa;
 pub(crate) mod time;
 pub(crate) mod unicode;
 pub(crate) mod yaml;
