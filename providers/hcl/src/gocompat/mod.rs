@@ -13,6 +13,7 @@ pub(crate) mod csv;
 pub(crate) mod flate;
 pub(crate) mod fmt;
 pub(crate) mod gzip;
+pub(crate) mod ianaindex;
 pub(crate) mod json;
 pub(crate) mod json_indent;
 pub(crate) mod math;
