@@ -6,18 +6,22 @@
 //!
 //! Nothing here depends on the evaluator or on the function table: `functions`, `json`,
 //! `types` and `hcldec` call into these modules, never the other way round.
-//!
-//! Not moved here yet (each documented where it is): Go's `regexp/syntax` translation and
-//! `unicode` case mappings (`functions::string`), `math.Pow` (`functions::numeric`),
-//! `net` + go-cidr (`functions::ipnet`), `encoding/pem` and `rsa.DecryptPKCS1v15`
-//! (`functions::hash`), and hcldec's `json.MarshalIndent` writer (`hcldec::gojson`).
 
 pub(crate) mod base64;
+pub(crate) mod cidr;
 pub(crate) mod csv;
 pub(crate) mod flate;
 pub(crate) mod fmt;
 pub(crate) mod gzip;
+pub(crate) mod ianaindex;
 pub(crate) mod json;
+pub(crate) mod json_indent;
+pub(crate) mod math;
+pub(crate) mod net;
+pub(crate) mod pem;
 pub(crate) mod quote;
+pub(crate) mod regexp;
+pub(crate) mod rsa;
 pub(crate) mod time;
+pub(crate) mod unicode;
 pub(crate) mod yaml;

@@ -21,8 +21,9 @@
 //!   `on`/`off`, `~`, timestamps, hex/octal integers, `!!binary`...), rejects multiple
 //!   documents, recursive aliases and unsupported tags with go-cty-yaml's messages.
 //!
-//! The Go reproductions themselves (Base64 decoding, flate and gzip, the CSV reader, JSON
-//! and YAML) live in `crate::gocompat`; this module holds the functions, a file per codec.
+//! The Go reproductions themselves (Base64 decoding, flate and gzip, the CSV reader, JSON,
+//! YAML and x/text's IANA index) live in `crate::gocompat`; this module holds the
+//! functions, a file per codec.
 
 mod base64;
 mod csv;
