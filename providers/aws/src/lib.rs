@@ -9,8 +9,10 @@
 pub mod catalog;
 #[cfg(feature = "collect")]
 pub mod collect;
+mod provider;
 mod schema;
 pub mod types;
 
 pub use catalog::iam_policy;
+pub use provider::LiveAws;
 pub use schema::schemas;
