@@ -93,6 +93,23 @@ mod tests {
     }
 
     #[test]
+    fn operations_are_read_only() {
+        let all = TYPES
+            .iter()
+            .flat_map(|t| t.calls.iter())
+            .chain(MEMBERS.iter().map(|m| &m.call))
+            .map(|c| c.operation);
+        for operation in all {
+            assert!(
+                ["Describe", "List", "Get"]
+                    .iter()
+                    .any(|p| operation.starts_with(p)),
+                "{operation} is not a read operation"
+            );
+        }
+    }
+
+    #[test]
     fn actions_are_read_only() {
         let all = TYPES
             .iter()
