@@ -3,7 +3,9 @@
 //! waits for one of `concurrency` slots, list calls are paginated, the SDK retries in
 //! adaptive mode with timeouts, and any failure becomes a [`CollectionError`] of its type
 //! and region: nothing fails the whole run except having no region to collect from.
-//! Only Describe/List/Get operations are called (`tests/read_only.rs` checks the source).
+//! What each type calls is its row of [`crate::types::TYPES`], fetched through
+//! [`fetch`]. Only Describe/List/Get operations are called (`tests/aws/read_only.rs`
+//! checks the source).
 
 pub(crate) mod account;
 mod client;
