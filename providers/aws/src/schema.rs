@@ -59,30 +59,12 @@ const REGION: &str = "aws:ec2:region";
 const BUCKET: &str = "aws:s3:bucket";
 const ACCOUNT: &str = "aws:s3:account";
 
-/// Every AWS resource type with its members.
+/// Every AWS resource type with its members: the schema of each row of
+/// [`crate::types::TYPES`].
 pub fn schemas() -> SchemaSet {
     let mut set = SchemaSet::new("aws");
-    for schema in [
-        instance(),
-        volume(),
-        snapshot(),
-        image(),
-        security_group(),
-        vpc(),
-        subnet(),
-        network_interface(),
-        network_acl(),
-        route_table(),
-        internet_gateway(),
-        nat_gateway(),
-        flow_log(),
-        address(),
-        vpc_endpoint(),
-        region(),
-        bucket(),
-        account(),
-    ] {
-        set.add(schema);
+    for t in crate::types::TYPES {
+        set.add((t.schema)());
     }
     set
 }
@@ -228,7 +210,7 @@ fn grantee() -> Member {
 // EC2 compute
 // ---------------------------------------------------------------------------------------
 
-fn instance() -> ResourceSchema {
+pub(crate) fn instance() -> ResourceSchema {
     let mut members = vec![
         string("instance_id"),
         string("instance_type").doc("e.g. \"t3.micro\""),
@@ -390,7 +372,7 @@ fn instance_network_interface() -> Vec<Member> {
     members
 }
 
-fn volume() -> ResourceSchema {
+pub(crate) fn volume() -> ResourceSchema {
     resource(
         VOLUME,
         "An EBS volume (DescribeVolumes)",
@@ -433,7 +415,7 @@ fn volume() -> ResourceSchema {
     )
 }
 
-fn snapshot() -> ResourceSchema {
+pub(crate) fn snapshot() -> ResourceSchema {
     resource(
         SNAPSHOT,
         "An EBS snapshot owned by the account (DescribeSnapshots, OwnerIds=self)",
@@ -472,7 +454,7 @@ fn snapshot() -> ResourceSchema {
     )
 }
 
-fn image() -> ResourceSchema {
+pub(crate) fn image() -> ResourceSchema {
     resource(
         IMAGE,
         "An AMI owned by the account (DescribeImages, Owners=self)",
@@ -541,7 +523,7 @@ fn image() -> ResourceSchema {
 // EC2 networking
 // ---------------------------------------------------------------------------------------
 
-fn security_group() -> ResourceSchema {
+pub(crate) fn security_group() -> ResourceSchema {
     resource(
         SECURITY_GROUP,
         "A VPC security group (DescribeSecurityGroups)",
@@ -605,7 +587,7 @@ fn ip_permissions(name: &str) -> Member {
     )
 }
 
-fn vpc() -> ResourceSchema {
+pub(crate) fn vpc() -> ResourceSchema {
     resource(
         VPC,
         "A VPC (DescribeVpcs)",
@@ -651,7 +633,7 @@ fn vpc() -> ResourceSchema {
     )
 }
 
-fn subnet() -> ResourceSchema {
+pub(crate) fn subnet() -> ResourceSchema {
     resource(
         SUBNET,
         "A VPC subnet (DescribeSubnets)",
@@ -699,7 +681,7 @@ fn subnet() -> ResourceSchema {
     )
 }
 
-fn network_interface() -> ResourceSchema {
+pub(crate) fn network_interface() -> ResourceSchema {
     let mut members = vec![
         string("network_interface_id"),
         string("interface_type").doc("\"interface\", \"nat_gateway\", \"vpc_endpoint\", ..."),
@@ -751,7 +733,7 @@ fn network_interface() -> ResourceSchema {
     )
 }
 
-fn network_acl() -> ResourceSchema {
+pub(crate) fn network_acl() -> ResourceSchema {
     resource(
         NETWORK_ACL,
         "A network ACL (DescribeNetworkAcls)",
@@ -790,7 +772,7 @@ fn network_acl() -> ResourceSchema {
     )
 }
 
-fn route_table() -> ResourceSchema {
+pub(crate) fn route_table() -> ResourceSchema {
     resource(
         ROUTE_TABLE,
         "A route table (DescribeRouteTables)",
@@ -848,7 +830,7 @@ fn route_table() -> ResourceSchema {
     )
 }
 
-fn internet_gateway() -> ResourceSchema {
+pub(crate) fn internet_gateway() -> ResourceSchema {
     resource(
         INTERNET_GATEWAY,
         "An internet gateway (DescribeInternetGateways)",
@@ -869,7 +851,7 @@ fn internet_gateway() -> ResourceSchema {
     )
 }
 
-fn nat_gateway() -> ResourceSchema {
+pub(crate) fn nat_gateway() -> ResourceSchema {
     resource(
         NAT_GATEWAY,
         "A NAT gateway (DescribeNatGateways)",
@@ -905,7 +887,7 @@ fn nat_gateway() -> ResourceSchema {
     )
 }
 
-fn flow_log() -> ResourceSchema {
+pub(crate) fn flow_log() -> ResourceSchema {
     resource(
         FLOW_LOG,
         "A VPC flow log (DescribeFlowLogs); reach it from > flow_logs of a VPC, subnet or network interface",
@@ -940,7 +922,7 @@ fn flow_log() -> ResourceSchema {
     )
 }
 
-fn address() -> ResourceSchema {
+pub(crate) fn address() -> ResourceSchema {
     resource(
         ADDRESS,
         "An elastic IP address (DescribeAddresses)",
@@ -966,7 +948,7 @@ fn address() -> ResourceSchema {
     )
 }
 
-fn vpc_endpoint() -> ResourceSchema {
+pub(crate) fn vpc_endpoint() -> ResourceSchema {
     let mut members = vec![
         string("vpc_endpoint_id"),
         string("vpc_endpoint_type").doc("\"Interface\", \"Gateway\", \"GatewayLoadBalancer\", ..."),
@@ -1013,7 +995,7 @@ fn vpc_endpoint() -> ResourceSchema {
     )
 }
 
-fn region() -> ResourceSchema {
+pub(crate) fn region() -> ResourceSchema {
     resource(
         REGION,
         "A region's EC2 settings (DescribeRegions, GetEbsEncryptionByDefault, GetEbsDefaultKmsKeyId); id = region name",
@@ -1031,7 +1013,7 @@ fn region() -> ResourceSchema {
 // S3
 // ---------------------------------------------------------------------------------------
 
-fn bucket() -> ResourceSchema {
+pub(crate) fn bucket() -> ResourceSchema {
     resource(
         BUCKET,
         "An S3 bucket (ListBuckets, with one nested property per Get* settings call)",
@@ -1117,7 +1099,7 @@ fn bucket() -> ResourceSchema {
     )
 }
 
-fn account() -> ResourceSchema {
+pub(crate) fn account() -> ResourceSchema {
     resource(
         ACCOUNT,
         "The account's S3 settings (s3control GetPublicAccessBlock); id = account id",

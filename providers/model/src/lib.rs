@@ -7,6 +7,7 @@
 //! [`schema`] holds the resource schemas providers declare.
 #![forbid(unsafe_code)]
 
+pub mod from_json;
 pub mod input;
 mod intern;
 mod inventory;

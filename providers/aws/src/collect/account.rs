@@ -2,44 +2,31 @@
 //! GetPublicAccessBlock), with the account id from STS GetCallerIdentity. A block that is
 //! not configured is null, as for buckets.
 
-use aws_config::SdkConfig;
 use aws_sdk_s3control::error::ProvideErrorMetadata;
-use cloudspec_model::CollectionError;
+use cloudspec_model::from_json::JsonResource;
 use serde_json::{json, Map, Value as Json};
 
 use super::client;
-use super::ctx::{api_error, call, Ctx};
-use super::{type_error, Collected};
-
-const ACCOUNT: &str = "aws:s3:account";
+use super::ctx::api_error;
+use super::fetch::{Fetched, Task};
 
 /// Collects the one `aws:s3:account` resource.
-pub(crate) async fn collect(
-    ctx: &Ctx,
-    config: &SdkConfig,
-    home: &str,
-) -> (Vec<Collected>, Vec<CollectionError>) {
-    match account(ctx, config, home).await {
-        Ok(found) => (vec![found], Vec::new()),
-        Err(message) => (Vec::new(), vec![type_error(ACCOUNT, None, message)]),
-    }
-}
-
-async fn account(ctx: &Ctx, config: &SdkConfig, home: &str) -> Result<Collected, String> {
-    let sts = client::sts(config, home, &ctx.attempts);
-    let identity = call!(ctx, None, "GetCallerIdentity", sts.get_caller_identity())
-        .map_err(|e| api_error("GetCallerIdentity", &e))?;
-    let account_id = identity
+pub(crate) async fn collect(t: &Task) -> Fetched {
+    let [identity, access_block] = t.ty.calls else {
+        return Err(format!("{}: expected two calls", t.ty.name));
+    };
+    let (ctx, home) = (&t.ctx, t.region.as_str());
+    let client = client::sts(&t.config, home, &ctx.attempts);
+    let caller = ctx
+        .request(None, identity, client.get_caller_identity().send())
+        .await?;
+    let account_id = caller
         .account()
         .ok_or("GetCallerIdentity: the answer names no account")?
         .to_string();
-    let control = client::s3control(config, home, &ctx.attempts);
-    let block = match call!(
-        ctx,
-        None,
-        "GetPublicAccessBlock",
-        control.get_public_access_block().account_id(&account_id)
-    ) {
+    let client = client::s3control(&t.config, home, &ctx.attempts);
+    let request = client.get_public_access_block().account_id(&account_id);
+    let block = match ctx.send(None, access_block, request.send()).await {
         Ok(out) => out
             .public_access_block_configuration()
             .map_or(Json::Null, |c| {
@@ -51,16 +38,17 @@ async fn account(ctx: &Ctx, config: &SdkConfig, home: &str) -> Result<Collected,
                 })
             }),
         Err(e) if e.code() == Some("NoSuchPublicAccessBlockConfiguration") => Json::Null,
-        Err(e) => return Err(api_error("GetPublicAccessBlock", &e)),
+        Err(e) => return Err(api_error(access_block.operation, &e)),
     };
     let mut props = Map::new();
     props.insert("account_id".into(), Json::String(account_id.clone()));
     props.insert("public_access_block".into(), block);
-    Ok(Collected {
-        type_name: ACCOUNT,
+    let account = JsonResource {
+        type_name: t.ty.name.to_string(),
         id: account_id.clone(),
         region: None,
         account: Some(account_id),
-        props,
-    })
+        properties: props,
+    };
+    Ok((vec![account], Vec::new()))
 }

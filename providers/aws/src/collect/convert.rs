@@ -1,10 +1,9 @@
 //! From SDK values to the inventory model: small helpers the per-service converters use
-//! (tags to maps, ids to associations, timestamps to RFC 3339), and the final conversion of
-//! collected JSON trees into interned [`Value`]s.
+//! (tags to maps, ids to associations, timestamps to RFC 3339). The collected JSON trees
+//! become model values in `cloudspec_model::from_json`.
 
 use aws_smithy_types::date_time::Format;
 use aws_smithy_types::DateTime;
-use cloudspec_model::{Interner, Object, Reference, Value};
 use serde_json::{Map, Value as Json};
 
 /// An association to `type_name/id`, or null when there is no id.
@@ -110,33 +109,6 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// A collected JSON tree as a model value: `{"$ref": ...}` objects become associations.
-pub(crate) fn to_value(json: &Json, interner: &mut Interner) -> Value {
-    match json {
-        Json::Null => Value::Null,
-        Json::Bool(b) => Value::Bool(*b),
-        Json::Number(n) => match n.as_i64() {
-            Some(i) => Value::Int(i),
-            None => Value::Float(n.as_f64().unwrap_or(0.0)),
-        },
-        Json::String(s) => Value::Str(s.as_str().into()),
-        Json::Array(items) => Value::List(items.iter().map(|v| to_value(v, interner)).collect()),
-        Json::Object(m) => match (m.len(), m.get("$ref")) {
-            (1, Some(Json::String(raw))) => Value::Ref(Box::new(Reference::new(raw.as_str()))),
-            _ => Value::Object(to_object(m, interner)),
-        },
-    }
-}
-
-/// An object's entries, keys interned.
-pub(crate) fn to_object(m: &Map<String, Json>, interner: &mut Interner) -> Object {
-    Object::new(
-        m.iter()
-            .map(|(k, v)| (interner.intern(k), to_value(v, interner)))
-            .collect(),
-    )
-}
-
 /// Replaces associations to types the run did not collect with null (the raw id stays
 /// readable beside them), so a run does not warn about references no rule follows.
 pub(crate) fn prune_refs(json: &mut Json, collected: &dyn Fn(&str) -> bool) {
@@ -161,11 +133,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn refs_become_associations() {
-        let mut interner = Interner::new();
-        let v = to_value(&r("aws:ec2:volume", Some("vol-1")), &mut interner);
-        assert!(matches!(v, Value::Ref(r) if &*r.raw == "aws:ec2:volume/vol-1"));
+    fn refs_are_ref_objects_or_null() {
+        assert_eq!(
+            r("aws:ec2:volume", Some("vol-1")),
+            serde_json::json!({"$ref": "aws:ec2:volume/vol-1"})
+        );
         assert_eq!(r("aws:ec2:volume", None), Json::Null);
+        assert_eq!(r("aws:ec2:volume", Some("")), Json::Null);
     }
 
     #[test]

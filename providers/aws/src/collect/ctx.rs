@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::error::Error;
+use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -11,6 +12,8 @@ use aws_smithy_runtime_api::client::result::SdkError;
 use aws_smithy_types::error::display::DisplayErrorContext;
 use indicatif::ProgressBar;
 use tokio::sync::{Semaphore, SemaphorePermit};
+
+use crate::types::Call;
 
 /// Shared state of one collection run.
 pub(crate) struct Ctx {
@@ -57,6 +60,36 @@ impl Ctx {
             bar.inc(1);
             bar.set_message(operation);
         }
+    }
+
+    /// Sends one request of `call` in a slot, counted.
+    pub(crate) async fn send<O, E>(
+        &self,
+        region: Option<&str>,
+        call: &Call,
+        request: impl Future<Output = Result<O, E>>,
+    ) -> Result<O, E> {
+        let slot = self.slot().await;
+        let result = request.await;
+        drop(slot);
+        self.count(call.operation, region);
+        result
+    }
+
+    /// [`Ctx::send`], a failure as its message (`Operation: Code: message`).
+    pub(crate) async fn request<O, E, R>(
+        &self,
+        region: Option<&str>,
+        call: &Call,
+        request: impl Future<Output = Result<O, SdkError<E, R>>>,
+    ) -> Result<O, String>
+    where
+        E: ProvideErrorMetadata + Error + 'static,
+        R: std::fmt::Debug,
+    {
+        self.send(region, call, request)
+            .await
+            .map_err(|e| api_error(call.operation, &e))
     }
 
     /// Records one collection error.
@@ -126,40 +159,3 @@ where
         _ => cause(),
     }
 }
-
-/// Pages through a paginator, one request per slot, handing each page to `$on_page`.
-/// Evaluates to `Result<(), String>` with the error message of the first failing page.
-macro_rules! pages {
-    ($ctx:expr, $region:expr, $op:literal, $paginator:expr, |$page:ident| $on_page:block) => {{
-        let mut stream = $paginator;
-        loop {
-            let slot = $ctx.slot().await;
-            let next = stream.next().await;
-            drop(slot);
-            match next {
-                None => break Ok(()),
-                Some(Err(e)) => {
-                    $ctx.count($op, $region);
-                    break Err($crate::collect::ctx::api_error($op, &e));
-                }
-                Some(Ok($page)) => {
-                    $ctx.count($op, $region);
-                    $on_page
-                }
-            }
-        }
-    }};
-}
-pub(crate) use pages;
-
-/// One request in a slot: evaluates to the SDK result, counted.
-macro_rules! call {
-    ($ctx:expr, $region:expr, $op:literal, $request:expr) => {{
-        let slot = $ctx.slot().await;
-        let result = $request.send().await;
-        drop(slot);
-        $ctx.count($op, $region);
-        result
-    }};
-}
-pub(crate) use call;

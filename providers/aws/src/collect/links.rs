@@ -1,155 +1,35 @@
 //! Reverse links (aws.md): associations from a resource to the resources that point at it,
-//! filled in once everything is collected. Each entry reads the owner ids from the other
-//! side's properties; a link is set only when the other side was collected.
+//! filled in once everything is collected. Each is a [`crate::types::Link`] of the owner's
+//! row, reading the owner ids from the other side's properties; a link is set only when
+//! both sides were collected.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::{Map, Value as Json};
+use cloudspec_model::from_json::JsonResource;
 
 use super::convert::refs;
-use super::Collected;
-
-/// One reverse link: `owner.member` lists the `source` resources whose properties name
-/// the owner (per `owners`).
-struct Link {
-    owner: &'static str,
-    member: &'static str,
-    source: &'static str,
-    owners: fn(&Map<String, Json>) -> Vec<String>,
-}
-
-const LINKS: &[Link] = &[
-    link("aws:ec2:vpc", "flow_logs", "aws:ec2:flow_log", |p| {
-        flow_log_target(p, "vpc-")
-    }),
-    link("aws:ec2:vpc", "subnets", "aws:ec2:subnet", |p| {
-        field(p, "vpc_id")
-    }),
-    link(
-        "aws:ec2:vpc",
-        "security_groups",
-        "aws:ec2:security_group",
-        |p| field(p, "vpc_id"),
-    ),
-    link("aws:ec2:vpc", "network_acls", "aws:ec2:network_acl", |p| {
-        field(p, "vpc_id")
-    }),
-    link("aws:ec2:vpc", "route_tables", "aws:ec2:route_table", |p| {
-        field(p, "vpc_id")
-    }),
-    link(
-        "aws:ec2:vpc",
-        "internet_gateways",
-        "aws:ec2:internet_gateway",
-        |p| nested(p, "attachments", "vpc_id"),
-    ),
-    link("aws:ec2:vpc", "instances", "aws:ec2:instance", |p| {
-        field(p, "vpc_id")
-    }),
-    link("aws:ec2:subnet", "instances", "aws:ec2:instance", |p| {
-        field(p, "subnet_id")
-    }),
-    link(
-        "aws:ec2:subnet",
-        "network_interfaces",
-        "aws:ec2:network_interface",
-        |p| field(p, "subnet_id"),
-    ),
-    link(
-        "aws:ec2:subnet",
-        "route_tables",
-        "aws:ec2:route_table",
-        |p| nested(p, "associations", "subnet_id"),
-    ),
-    link("aws:ec2:subnet", "flow_logs", "aws:ec2:flow_log", |p| {
-        flow_log_target(p, "subnet-")
-    }),
-    link(
-        "aws:ec2:network_interface",
-        "flow_logs",
-        "aws:ec2:flow_log",
-        |p| flow_log_target(p, "eni-"),
-    ),
-    link(
-        "aws:ec2:security_group",
-        "network_interfaces",
-        "aws:ec2:network_interface",
-        |p| strings(p, "security_group_ids"),
-    ),
-];
-
-const fn link(
-    owner: &'static str,
-    member: &'static str,
-    source: &'static str,
-    owners: fn(&Map<String, Json>) -> Vec<String>,
-) -> Link {
-    Link {
-        owner,
-        member,
-        source,
-        owners,
-    }
-}
-
-fn field(p: &Map<String, Json>, name: &str) -> Vec<String> {
-    p.get(name)
-        .and_then(Json::as_str)
-        .map(str::to_string)
-        .into_iter()
-        .collect()
-}
-
-fn strings(p: &Map<String, Json>, name: &str) -> Vec<String> {
-    p.get(name)
-        .and_then(Json::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(Json::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn nested(p: &Map<String, Json>, list: &str, name: &str) -> Vec<String> {
-    p.get(list)
-        .and_then(Json::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|i| i.get(name).and_then(Json::as_str).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn flow_log_target(p: &Map<String, Json>, prefix: &str) -> Vec<String> {
-    field(p, "resource_id")
-        .into_iter()
-        .filter(|id| id.starts_with(prefix))
-        .collect()
-}
+use crate::types::TYPES;
 
 /// Sets every reverse link whose both sides were collected (`collected` lists the types
 /// collected without error in at least one region).
-pub(crate) fn add_reverse_links(resources: &mut [Collected], collected: &BTreeSet<&str>) {
-    for l in LINKS
+pub(crate) fn add_reverse_links(resources: &mut [JsonResource], collected: &BTreeSet<&str>) {
+    let links = TYPES
         .iter()
-        .filter(|l| collected.contains(l.source) && collected.contains(l.owner))
+        .flat_map(|t| t.links.iter().map(move |l| (t.name, l)));
+    for (owner, l) in
+        links.filter(|(owner, l)| collected.contains(l.source) && collected.contains(owner))
     {
         let mut by_owner: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for r in resources.iter().filter(|r| r.type_name == l.source) {
-            for owner in (l.owners)(&r.props) {
-                by_owner.entry(owner).or_default().insert(r.id.clone());
+            for id in (l.owners)(&r.properties) {
+                by_owner.entry(id).or_default().insert(r.id.clone());
             }
         }
-        for r in resources.iter_mut().filter(|r| r.type_name == l.owner) {
+        for r in resources.iter_mut().filter(|r| r.type_name == owner) {
             let ids = by_owner
                 .get(&r.id)
                 .map(|s| s.iter().map(String::as_str).collect::<Vec<_>>());
-            r.props.insert(
+            r.properties.insert(
                 l.member.to_string(),
                 refs(l.source, ids.unwrap_or_default()),
             );
@@ -160,18 +40,18 @@ pub(crate) fn add_reverse_links(resources: &mut [Collected], collected: &BTreeSe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value as Json};
 
-    fn res(type_name: &'static str, id: &str, props: Json) -> Collected {
-        let Json::Object(props) = props else {
+    fn res(type_name: &str, id: &str, props: Json) -> JsonResource {
+        let Json::Object(properties) = props else {
             panic!("object")
         };
-        Collected {
-            type_name,
+        JsonResource {
+            type_name: type_name.into(),
             id: id.into(),
             region: None,
             account: None,
-            props,
+            properties,
         }
     }
 
@@ -186,12 +66,12 @@ mod tests {
         let collected: BTreeSet<&str> = ["aws:ec2:vpc", "aws:ec2:flow_log"].into();
         add_reverse_links(&mut all, &collected);
         assert_eq!(
-            all[0].props["flow_logs"],
+            all[0].properties["flow_logs"],
             json!([{"$ref": "aws:ec2:flow_log/fl-1"}])
         );
-        assert_eq!(all[1].props["flow_logs"], json!([]));
+        assert_eq!(all[1].properties["flow_logs"], json!([]));
         assert!(
-            !all[0].props.contains_key("subnets"),
+            !all[0].properties.contains_key("subnets"),
             "subnets were not collected"
         );
     }

@@ -3,15 +3,18 @@
 //! waits for one of `concurrency` slots, list calls are paginated, the SDK retries in
 //! adaptive mode with timeouts, and any failure becomes a [`CollectionError`] of its type
 //! and region: nothing fails the whole run except having no region to collect from.
-//! Only Describe/List/Get operations are called (`tests/read_only.rs` checks the source).
+//! What each type calls is its row of [`crate::types::TYPES`], fetched through
+//! [`fetch`]. Only Describe/List/Get operations are called (`tests/aws/read_only.rs`
+//! checks the source).
 
-mod account;
+pub(crate) mod account;
 mod client;
 mod convert;
 mod ctx;
-mod ec2;
+pub(crate) mod ec2;
+pub(crate) mod fetch;
 mod links;
-mod s3;
+pub(crate) mod s3;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -19,13 +22,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use aws_config::SdkConfig;
-use cloudspec_model::{CollectionError, CollectionPlan, Inventory, InventoryBuilder, Resource};
+use cloudspec_model::from_json::{inventory_from_json, JsonResource};
+use cloudspec_model::{CollectionError, CollectionPlan, Inventory};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::{Map, Value as Json};
 use tokio::task::JoinSet;
 
-use crate::catalog::{type_catalog, TYPES};
+use crate::types::{AwsType, TYPES};
 use ctx::Ctx;
+use fetch::Task;
 
 /// How to collect.
 #[derive(Debug, Clone)]
@@ -98,15 +102,6 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
-/// A resource collected, before it joins the inventory.
-pub(crate) struct Collected {
-    pub(crate) type_name: &'static str,
-    pub(crate) id: String,
-    pub(crate) region: Option<String>,
-    pub(crate) account: Option<String>,
-    pub(crate) props: Map<String, Json>,
-}
-
 /// Collects `plan` on a runtime of its own (for callers that are not async).
 pub fn collect_blocking(
     plan: &CollectionPlan,
@@ -131,53 +126,48 @@ pub async fn collect(
         progress_bar(options.progress),
         page_size(),
     ));
-    let regional: Vec<&'static str> = TYPES
-        .iter()
-        .filter(|t| t.regional && t.collected && plan.needs_type(t.type_name))
-        .map(|t| t.type_name)
-        .collect();
+    let needed: Vec<&'static AwsType> = TYPES.iter().filter(|t| plan.needs_type(t.name)).collect();
     let regions = regions(&ctx, &config, options).await?;
+    let home = regions
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "us-east-1".to_string());
     let plan = Arc::new(plan.clone());
-    let mut tasks: JoinSet<(Vec<Collected>, Vec<CollectionError>)> = JoinSet::new();
-    for region in regions.iter().filter(|_| !regional.is_empty()) {
+    let mut tasks: JoinSet<(Vec<JsonResource>, Vec<CollectionError>)> = JoinSet::new();
+    // Regional types in each region, then global ones (their calls go to the home region).
+    let (regional, global): (Vec<&'static AwsType>, Vec<_>) =
+        needed.iter().partition(|t| t.regional);
+    let mut runs: Vec<(&String, &[&'static AwsType])> = Vec::new();
+    if !regional.is_empty() {
+        runs.extend(regions.iter().map(|r| (r, regional.as_slice())));
+    }
+    if !global.is_empty() {
+        runs.push((&home, global.as_slice()));
+    }
+    for (region, types) in runs {
         let client = client::ec2(&config, region, &ctx.attempts);
-        for type_name in &regional {
-            let (ctx, client, region, plan, type_name) = (
-                ctx.clone(),
-                client.clone(),
-                region.clone(),
-                plan.clone(),
-                *type_name,
-            );
+        for &ty in types {
+            let task = Task {
+                ctx: ctx.clone(),
+                config: config.clone(),
+                region: region.clone(),
+                client: client.clone(),
+                plan: plan.clone(),
+                ty,
+            };
             tasks.spawn(async move {
-                match ec2::collect(&ctx, &client, type_name, &region, &plan).await {
-                    Ok(found) => (found, Vec::new()),
-                    Err(message) => (
-                        Vec::new(),
-                        vec![type_error(type_name, Some(region), message)],
-                    ),
+                match (ty.fetch)(&task).await {
+                    Ok(found) => found,
+                    Err(message) => {
+                        let region = ty.regional.then(|| task.region.clone());
+                        (Vec::new(), vec![type_error(ty.name, region, message)])
+                    }
                 }
             });
         }
     }
-    if plan.needs_type("aws:s3:bucket") {
-        let (ctx, config, plan) = (ctx.clone(), config.clone(), plan.clone());
-        let home = regions
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "us-east-1".to_string());
-        tasks.spawn(async move { s3::collect(ctx, &config, &home, &plan).await });
-    }
-    if plan.needs_type("aws:s3:account") {
-        let (ctx, config) = (ctx.clone(), config.clone());
-        let home = regions
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "us-east-1".to_string());
-        tasks.spawn(async move { account::collect(&ctx, &config, &home).await });
-    }
     let mut resources = Vec::new();
-    let mut errors = not_collected(&plan);
+    let mut errors = Vec::new();
     while let Some(joined) = tasks.join_next().await {
         match joined {
             Ok((found, errs)) => {
@@ -199,11 +189,11 @@ pub async fn collect(
     links::add_reverse_links(&mut resources, &complete);
     ctx.finish_progress();
     for r in &mut resources {
-        for value in r.props.values_mut() {
+        for value in r.properties.values_mut() {
             convert::prune_refs(value, &|t| plan.needs_type(t));
         }
     }
-    let inventory = build(resources, errors);
+    let inventory = inventory_from_json("aws", Some(now_rfc3339()), resources, errors);
     let stats = Stats {
         api_calls: ctx.calls(),
         retries: ctx.attempts().saturating_sub(ctx.calls()),
@@ -237,62 +227,17 @@ async fn regions(
     default.map(|r| vec![r]).ok_or(SetupError::NoRegion)
 }
 
-/// Errors for needed types this build cannot collect.
-fn not_collected(plan: &CollectionPlan) -> Vec<CollectionError> {
-    plan.types
-        .iter()
-        .filter_map(|t| type_catalog(t).filter(|c| !c.collected))
-        .map(|c| {
-            type_error(
-                c.type_name,
-                None,
-                format!(
-                    "{}: not collected by this build of cloudspec (needs {})",
-                    c.type_name,
-                    c.actions.join(", ")
-                ),
-            )
-        })
-        .collect()
-}
-
-fn type_error(type_name: &str, region: Option<String>, message: String) -> CollectionError {
+pub(crate) fn type_error(
+    type_name: &str,
+    region: Option<String>,
+    message: String,
+) -> CollectionError {
     tracing::debug!(type_name, ?region, %message, "collection error");
     CollectionError {
         type_name: type_name.to_string(),
         region,
         message,
     }
-}
-
-/// The finished inventory, resources sorted by type and id.
-fn build(mut resources: Vec<Collected>, mut errors: Vec<CollectionError>) -> Inventory {
-    resources.sort_by(|a, b| (a.type_name, &a.id).cmp(&(b.type_name, &b.id)));
-    errors.sort_by(|a, b| {
-        (&a.type_name, &a.region, &a.message).cmp(&(&b.type_name, &b.region, &b.message))
-    });
-    let mut builder = InventoryBuilder::new();
-    builder.set_provider(Some("aws".to_string()));
-    builder.set_collected_at(Some(now_rfc3339()));
-    builder.reserve(resources.len());
-    for c in resources {
-        let properties = convert::to_object(&c.props, builder.interner());
-        let resource = Resource {
-            type_name: c.type_name.into(),
-            id: c.id.into(),
-            region: c.region.map(Into::into),
-            account: c.account.map(Into::into),
-            source: None,
-            properties,
-        };
-        // (type, id) is unique per account; a duplicate (the same resource listed twice
-        // across pages) is the same data, so the first copy stands.
-        let _ = builder.push(resource);
-    }
-    for e in errors {
-        builder.push_error(e);
-    }
-    builder.finish()
 }
 
 fn now_rfc3339() -> String {

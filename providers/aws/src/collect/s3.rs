@@ -4,22 +4,36 @@
 //! configured (NoSuchBucketPolicy, ...) is null; any other failure is a collection error.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 use aws_config::SdkConfig;
 use aws_sdk_s3::error::ProvideErrorMetadata;
+use aws_sdk_s3::operation::{
+    get_bucket_acl::GetBucketAclOutput, get_bucket_encryption::GetBucketEncryptionOutput,
+    get_bucket_logging::GetBucketLoggingOutput,
+    get_bucket_ownership_controls::GetBucketOwnershipControlsOutput,
+    get_bucket_policy::GetBucketPolicyOutput,
+    get_bucket_policy_status::GetBucketPolicyStatusOutput,
+    get_bucket_tagging::GetBucketTaggingOutput, get_bucket_versioning::GetBucketVersioningOutput,
+    get_public_access_block::GetPublicAccessBlockOutput,
+};
 use aws_sdk_s3::types::{Grant, Grantee};
 use aws_sdk_s3::Client;
-use cloudspec_model::{CollectionError, CollectionPlan};
+use aws_smithy_runtime_api::client::result::SdkError;
+use cloudspec_model::from_json::JsonResource;
+use cloudspec_model::CollectionError;
 use serde_json::{json, Map, Value as Json};
 use tokio::task::JoinSet;
 
 use super::client;
 use super::convert::{document, en, list, opt, tag_map, ts};
-use super::ctx::{api_error, call, pages, Ctx};
-use super::Collected;
+use super::ctx::{api_error, Ctx};
+use super::fetch::{each_page, BoxFuture, Fetched, On, PerResource, Task};
+use super::type_error;
 use crate::catalog::needed_members;
+use crate::types::{AwsMember, Call};
 
 const BUCKET: &str = "aws:s3:bucket";
 
@@ -39,36 +53,39 @@ struct Bucket {
     props: Map<String, Json>,
 }
 
-/// Every bucket with the settings the plan needs, plus the errors met on the way.
-pub(crate) async fn collect(
-    ctx: Arc<Ctx>,
-    config: &SdkConfig,
-    home_region: &str,
-    plan: &CollectionPlan,
-) -> (Vec<Collected>, Vec<CollectionError>) {
-    let attempts = ctx.attempts.clone();
-    let home = client::s3(config, home_region, &attempts);
-    let mut errors = Vec::new();
-    let mut buckets = match list_buckets(&ctx, &home).await {
-        Ok(b) => b,
-        Err(message) => return (Vec::new(), vec![error(None, message)]),
+/// Every bucket with the settings the plan needs; a bucket whose location or a setting
+/// failed is an error of its own.
+pub(crate) async fn buckets(t: &Task) -> Fetched {
+    let [listing, locating] = t.ty.calls else {
+        return Err(format!("{}: expected two calls", t.ty.name));
     };
-    locate(&ctx, &home, &mut buckets, &mut errors).await;
-    let clients = regional_clients(config, &buckets, &attempts);
-    let settings: Vec<_> = needed_members(plan, BUCKET).collect();
+    let attempts = t.ctx.attempts.clone();
+    let home = client::s3(&t.config, &t.region, &attempts);
+    let mut errors = Vec::new();
+    let mut buckets = list_buckets(&t.ctx, &home, listing).await?;
+    locate(&t.ctx, &home, locating, &mut buckets, &mut errors).await;
+    let clients = regional_clients(&t.config, &buckets, &attempts);
+    let settings: Vec<&'static AwsMember> = needed_members(&t.plan, BUCKET).collect();
     let mut tasks = JoinSet::new();
     for (index, bucket) in buckets.iter().enumerate() {
         let Some(client) = clients.get(&bucket.region) else {
             continue;
         };
-        for setting in &settings {
-            let (ctx, client, name, member) = (
-                ctx.clone(),
-                client.clone(),
-                bucket.name.clone(),
-                setting.member,
-            );
-            tasks.spawn(async move { (index, member, fetch(&ctx, &client, &name, member).await) });
+        for setting in settings.iter().copied() {
+            let PerResource::S3(fetch) = setting.fetch else {
+                continue;
+            };
+            let (ctx, client, name) = (t.ctx.clone(), client.clone(), bucket.name.clone());
+            tasks.spawn(async move {
+                let on = On {
+                    ctx: &ctx,
+                    client: &client,
+                    region: None,
+                    id: &name,
+                    call: &setting.call,
+                };
+                (index, setting.member, fetch(&on).await)
+            });
         }
     }
     while let Some(joined) = tasks.join_next().await {
@@ -87,32 +104,28 @@ pub(crate) async fn collect(
     }
     let found = buckets
         .into_iter()
-        .map(|b| Collected {
-            type_name: BUCKET,
+        .map(|b| JsonResource {
+            type_name: BUCKET.to_string(),
             id: b.name,
             region: Some(b.region),
             account: None,
-            props: b.props,
+            properties: b.props,
         })
         .collect();
-    (found, errors)
+    Ok((found, errors))
 }
 
 fn error(region: Option<String>, message: String) -> CollectionError {
-    CollectionError {
-        type_name: BUCKET.to_string(),
-        region,
-        message,
-    }
+    type_error(BUCKET, region, message)
 }
 
 /// ListBuckets, every page.
-async fn list_buckets(ctx: &Ctx, client: &Client) -> Result<Vec<Bucket>, String> {
+async fn list_buckets(ctx: &Ctx, client: &Client, list: &Call) -> Result<Vec<Bucket>, String> {
     let mut out = Vec::new();
-    pages!(
+    each_page(
         ctx,
         None,
-        "ListBuckets",
+        list,
         client.list_buckets().into_paginator().send(),
         |page| {
             for b in page.buckets() {
@@ -127,8 +140,9 @@ async fn list_buckets(ctx: &Ctx, client: &Client) -> Result<Vec<Bucket>, String>
                     props,
                 });
             }
-        }
-    )?;
+        },
+    )
+    .await?;
     Ok(out)
 }
 
@@ -137,6 +151,7 @@ async fn list_buckets(ctx: &Ctx, client: &Client) -> Result<Vec<Bucket>, String>
 async fn locate(
     ctx: &Arc<Ctx>,
     home: &Client,
+    call: &'static Call,
     buckets: &mut Vec<Bucket>,
     errors: &mut Vec<CollectionError>,
 ) {
@@ -147,7 +162,7 @@ async fn locate(
         .filter(|(_, b)| b.region.is_empty())
     {
         let (ctx, client, name) = (ctx.clone(), home.clone(), b.name.clone());
-        tasks.spawn(async move { (index, location(&ctx, &client, &name).await) });
+        tasks.spawn(async move { (index, location(&ctx, &client, call, &name).await) });
     }
     let mut failed = Vec::new();
     while let Some(joined) = tasks.join_next().await {
@@ -175,14 +190,15 @@ async fn locate(
 }
 
 /// GetBucketLocation, normalised to a region name.
-async fn location(ctx: &Ctx, client: &Client, bucket: &str) -> Result<String, String> {
-    let out = call!(
-        ctx,
-        None,
-        "GetBucketLocation",
-        client.get_bucket_location().bucket(bucket)
-    )
-    .map_err(|e| format!("{} (bucket {bucket})", api_error("GetBucketLocation", &e)))?;
+async fn location(ctx: &Ctx, client: &Client, call: &Call, bucket: &str) -> Result<String, String> {
+    let out = ctx
+        .request(
+            None,
+            call,
+            client.get_bucket_location().bucket(bucket).send(),
+        )
+        .await
+        .map_err(|e| format!("{e} (bucket {bucket})"))?;
     Ok(normalise_location(
         out.location_constraint().map(|c| c.as_str()),
     ))
@@ -212,166 +228,92 @@ fn regional_clients(
     clients
 }
 
-/// Maps a settings call's error: "not configured" codes become `Ok(null)`.
-fn settle<T, E, R>(
-    op: &str,
-    bucket: &str,
-    result: Result<T, aws_smithy_runtime_api::client::result::SdkError<E, R>>,
-    f: impl FnOnce(T) -> Json,
-) -> Result<Json, String>
+/// One per-bucket setting (a row of [`crate::types::MEMBERS`]): the member's call on the
+/// bucket, converted; a "not configured" answer is null.
+pub(crate) fn setting<'a, T, E, R>(
+    o: &'a On<'a, Client>,
+    request: impl Future<Output = Result<T, SdkError<E, R>>> + Send + 'a,
+    convert: fn(&T) -> Json,
+) -> BoxFuture<'a, Result<Json, String>>
 where
-    E: ProvideErrorMetadata + std::error::Error + 'static,
-    R: std::fmt::Debug,
+    T: Send + 'a,
+    E: ProvideErrorMetadata + std::error::Error + Send + 'static,
+    R: std::fmt::Debug + Send + 'a,
 {
-    match result {
-        Ok(out) => Ok(f(out)),
-        Err(e) if e.code().is_some_and(|c| NOT_CONFIGURED.contains(&c)) => Ok(Json::Null),
-        Err(e) => Err(format!("{} (bucket {bucket})", api_error(op, &e))),
-    }
+    Box::pin(async move {
+        match o.ctx.send(o.region, o.call, request).await {
+            Ok(out) => Ok(convert(&out)),
+            Err(e) if e.code().is_some_and(|c| NOT_CONFIGURED.contains(&c)) => Ok(Json::Null),
+            Err(e) => Err(format!(
+                "{} (bucket {})",
+                api_error(o.call.operation, &e),
+                o.id
+            )),
+        }
+    })
 }
 
-/// The value of one per-bucket setting (a member of `crate::catalog::MEMBERS`).
-async fn fetch(ctx: &Ctx, client: &Client, bucket: &str, member: &str) -> Result<Json, String> {
-    match member {
-        "versioning" => settle(
-            "GetBucketVersioning",
-            bucket,
-            call!(
-                ctx,
-                None,
-                "GetBucketVersioning",
-                client.get_bucket_versioning().bucket(bucket)
-            ),
-            |o| json!({"status": en(o.status()), "mfa_delete": en(o.mfa_delete())}),
-        ),
-        "encryption" => settle(
-            "GetBucketEncryption",
-            bucket,
-            call!(
-                ctx,
-                None,
-                "GetBucketEncryption",
-                client.get_bucket_encryption().bucket(bucket)
-            ),
-            |o| {
-                opt(o.server_side_encryption_configuration(), |c| {
-                    json!({"rules": list(c.rules(), |r| json!({
-                        "apply_server_side_encryption_by_default": opt(r.apply_server_side_encryption_by_default(), |d| json!({
-                            "sse_algorithm": d.sse_algorithm().as_str(),
-                            "kms_master_key_id": d.kms_master_key_id(),
-                        })),
-                        "bucket_key_enabled": r.bucket_key_enabled(),
-                    }))})
-                })
-            },
-        ),
-        "logging" => settle(
-            "GetBucketLogging",
-            bucket,
-            call!(
-                ctx,
-                None,
-                "GetBucketLogging",
-                client.get_bucket_logging().bucket(bucket)
-            ),
-            |o| {
-                opt(o.logging_enabled(), |l| {
-                    json!({
-                        "target_bucket": l.target_bucket(),
-                        "target_prefix": l.target_prefix(),
-                        "target_grants": list(l.target_grants(), |g| json!({"grantee": opt(g.grantee(), grantee), "permission": en(g.permission())})),
-                    })
-                })
-            },
-        ),
-        "public_access_block" => settle(
-            "GetPublicAccessBlock",
-            bucket,
-            call!(
-                ctx,
-                None,
-                "GetPublicAccessBlock",
-                client.get_public_access_block().bucket(bucket)
-            ),
-            |o| {
-                opt(o.public_access_block_configuration(), |c| {
-                    json!({
-                        "block_public_acls": c.block_public_acls(),
-                        "ignore_public_acls": c.ignore_public_acls(),
-                        "block_public_policy": c.block_public_policy(),
-                        "restrict_public_buckets": c.restrict_public_buckets(),
-                    })
-                })
-            },
-        ),
-        "policy" => settle(
-            "GetBucketPolicy",
-            bucket,
-            call!(
-                ctx,
-                None,
-                "GetBucketPolicy",
-                client.get_bucket_policy().bucket(bucket)
-            ),
-            |o| document(o.policy()),
-        ),
-        "policy_status" => settle(
-            "GetBucketPolicyStatus",
-            bucket,
-            call!(
-                ctx,
-                None,
-                "GetBucketPolicyStatus",
-                client.get_bucket_policy_status().bucket(bucket)
-            ),
-            |o| opt(o.policy_status(), |s| json!({"is_public": s.is_public()})),
-        ),
-        "acl" => settle(
-            "GetBucketAcl",
-            bucket,
-            call!(
-                ctx,
-                None,
-                "GetBucketAcl",
-                client.get_bucket_acl().bucket(bucket)
-            ),
-            |o| {
-                json!({
-                    "owner": opt(o.owner(), |w| json!({"display_name": w.display_name(), "id": w.id()})),
-                    "grants": list(o.grants(), grant),
-                })
-            },
-        ),
-        "ownership_controls" => settle(
-            "GetBucketOwnershipControls",
-            bucket,
-            call!(
-                ctx,
-                None,
-                "GetBucketOwnershipControls",
-                client.get_bucket_ownership_controls().bucket(bucket)
-            ),
-            |o| {
-                opt(
-                    o.ownership_controls(),
-                    |c| json!({"rules": list(c.rules(), |r| json!({"object_ownership": r.object_ownership().as_str()}))}),
-                )
-            },
-        ),
-        "tags" => {
-            let result = call!(
-                ctx,
-                None,
-                "GetBucketTagging",
-                client.get_bucket_tagging().bucket(bucket)
-            );
-            settle("GetBucketTagging", bucket, result, |o| {
-                tag_map(o.tag_set().iter().map(|t| (Some(t.key()), Some(t.value()))))
-            })
-            .map(|v| if v.is_null() { json!({}) } else { v })
-        }
-        other => Err(format!("{other}: not a per-bucket setting")),
-    }
+pub(crate) fn versioning(o: &GetBucketVersioningOutput) -> Json {
+    json!({"status": en(o.status()), "mfa_delete": en(o.mfa_delete())})
+}
+
+pub(crate) fn encryption(o: &GetBucketEncryptionOutput) -> Json {
+    opt(o.server_side_encryption_configuration(), |c| {
+        json!({"rules": list(c.rules(), |r| json!({
+            "apply_server_side_encryption_by_default": opt(r.apply_server_side_encryption_by_default(), |d| json!({
+                "sse_algorithm": d.sse_algorithm().as_str(),
+                "kms_master_key_id": d.kms_master_key_id(),
+            })),
+            "bucket_key_enabled": r.bucket_key_enabled(),
+        }))})
+    })
+}
+
+pub(crate) fn logging(o: &GetBucketLoggingOutput) -> Json {
+    opt(o.logging_enabled(), |l| {
+        json!({
+            "target_bucket": l.target_bucket(),
+            "target_prefix": l.target_prefix(),
+            "target_grants": list(l.target_grants(), |g| json!({"grantee": opt(g.grantee(), grantee), "permission": en(g.permission())})),
+        })
+    })
+}
+
+pub(crate) fn public_access_block(o: &GetPublicAccessBlockOutput) -> Json {
+    opt(o.public_access_block_configuration(), |c| {
+        json!({
+            "block_public_acls": c.block_public_acls(),
+            "ignore_public_acls": c.ignore_public_acls(),
+            "block_public_policy": c.block_public_policy(),
+            "restrict_public_buckets": c.restrict_public_buckets(),
+        })
+    })
+}
+
+pub(crate) fn policy(o: &GetBucketPolicyOutput) -> Json {
+    document(o.policy())
+}
+
+pub(crate) fn policy_status(o: &GetBucketPolicyStatusOutput) -> Json {
+    opt(o.policy_status(), |s| json!({"is_public": s.is_public()}))
+}
+
+pub(crate) fn acl(o: &GetBucketAclOutput) -> Json {
+    json!({
+        "owner": opt(o.owner(), |w| json!({"display_name": w.display_name(), "id": w.id()})),
+        "grants": list(o.grants(), grant),
+    })
+}
+
+pub(crate) fn ownership_controls(o: &GetBucketOwnershipControlsOutput) -> Json {
+    opt(
+        o.ownership_controls(),
+        |c| json!({"rules": list(c.rules(), |r| json!({"object_ownership": r.object_ownership().as_str()}))}),
+    )
+}
+
+pub(crate) fn tags(o: &GetBucketTaggingOutput) -> Json {
+    tag_map(o.tag_set().iter().map(|t| (Some(t.key()), Some(t.value()))))
 }
 
 fn grant(g: &Grant) -> Json {

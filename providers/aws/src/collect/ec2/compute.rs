@@ -1,17 +1,16 @@
-//! Instances, volumes, snapshots, images and region settings.
+//! Instances, volumes, snapshots, images and region settings: their converters, the
+//! snapshot sharing member and the region's calls.
 
 use aws_sdk_ec2::types::{
     BlockDeviceMapping, Image, Instance, InstanceNetworkInterface,
     InstanceNetworkInterfaceAssociation, Snapshot, Volume,
 };
 use aws_sdk_ec2::Client;
-use cloudspec_model::CollectionPlan;
 use serde_json::{json, Value as Json};
 
-use super::{resource, tags};
+use super::tags;
 use crate::collect::convert::{en, list, opt, r, refs, strs, ts};
-use crate::collect::ctx::{api_error, call, pages, Ctx};
-use crate::collect::Collected;
+use crate::collect::fetch::{Fetched, On, Task};
 
 const INSTANCE: &str = "aws:ec2:instance";
 const VOLUME: &str = "aws:ec2:volume";
@@ -22,38 +21,7 @@ const VPC: &str = "aws:ec2:vpc";
 const SECURITY_GROUP: &str = "aws:ec2:security_group";
 const NETWORK_INTERFACE: &str = "aws:ec2:network_interface";
 
-pub(super) async fn instances(
-    ctx: &Ctx,
-    client: &Client,
-    region: &str,
-) -> Result<Vec<Collected>, String> {
-    let mut out = Vec::new();
-    let request = client
-        .describe_instances()
-        .max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeInstances",
-        request.into_paginator().send(),
-        |page| {
-            for reservation in page.reservations() {
-                out.extend(reservation.instances().iter().filter_map(|i| {
-                    resource(
-                        INSTANCE,
-                        i.instance_id(),
-                        reservation.owner_id(),
-                        region,
-                        instance(i),
-                    )
-                }));
-            }
-        }
-    )?;
-    Ok(out)
-}
-
-fn instance(i: &Instance) -> Json {
+pub(crate) fn instance(i: &Instance) -> Json {
     let groups = i.security_groups();
     json!({
         "instance_id": i.instance_id(),
@@ -202,32 +170,7 @@ fn instance_association(a: &InstanceNetworkInterfaceAssociation) -> Json {
     })
 }
 
-pub(super) async fn volumes(
-    ctx: &Ctx,
-    client: &Client,
-    region: &str,
-) -> Result<Vec<Collected>, String> {
-    let mut out = Vec::new();
-    let request = client
-        .describe_volumes()
-        .max_results(ctx.page_size.min(500));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeVolumes",
-        request.into_paginator().send(),
-        |page| {
-            out.extend(
-                page.volumes().iter().filter_map(|v| {
-                    resource(VOLUME, v.volume_id(), v.owner_id(), region, volume(v))
-                }),
-            );
-        }
-    )?;
-    Ok(out)
-}
-
-fn volume(v: &Volume) -> Json {
+pub(crate) fn volume(v: &Volume) -> Json {
     json!({
         "volume_id": v.volume_id(),
         "volume_type": en(v.volume_type()),
@@ -260,39 +203,7 @@ fn volume(v: &Volume) -> Json {
     })
 }
 
-pub(super) async fn snapshots(
-    ctx: &Ctx,
-    client: &Client,
-    region: &str,
-    plan: &CollectionPlan,
-) -> Result<Vec<Collected>, String> {
-    let mut out = Vec::new();
-    let request = client
-        .describe_snapshots()
-        .owner_ids("self")
-        .max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeSnapshots",
-        request.into_paginator().send(),
-        |page| {
-            out.extend(page.snapshots().iter().filter_map(|s| {
-                resource(SNAPSHOT, s.snapshot_id(), s.owner_id(), region, snapshot(s))
-            }));
-        }
-    )?;
-    if plan.needs_member(SNAPSHOT, "create_volume_permissions") {
-        for item in &mut out {
-            let permissions = create_volume_permissions(ctx, client, region, &item.id).await?;
-            item.props
-                .insert("create_volume_permissions".into(), permissions);
-        }
-    }
-    Ok(out)
-}
-
-fn snapshot(s: &Snapshot) -> Json {
+pub(crate) fn snapshot(s: &Snapshot) -> Json {
     json!({
         "snapshot_id": s.snapshot_id(),
         "volume_id": s.volume_id(),
@@ -317,52 +228,21 @@ fn snapshot(s: &Snapshot) -> Json {
     })
 }
 
-/// DescribeSnapshotAttribute createVolumePermission of one snapshot.
-async fn create_volume_permissions(
-    ctx: &Ctx,
-    client: &Client,
-    region: &str,
-    snapshot_id: &str,
-) -> Result<Json, String> {
-    let request = client
+/// `create_volume_permissions` of one snapshot (DescribeSnapshotAttribute).
+pub(crate) async fn create_volume_permissions(o: &On<'_, Client>) -> Result<Json, String> {
+    let request = o
+        .client
         .describe_snapshot_attribute()
-        .snapshot_id(snapshot_id)
+        .snapshot_id(o.id)
         .attribute(aws_sdk_ec2::types::SnapshotAttributeName::CreateVolumePermission);
-    let out = call!(ctx, Some(region), "DescribeSnapshotAttribute", request)
-        .map_err(|e| api_error("DescribeSnapshotAttribute", &e))?;
+    let out = o.ctx.request(o.region, o.call, request.send()).await?;
     Ok(list(
         out.create_volume_permissions(),
         |p| json!({"group": en(p.group()), "user_id": p.user_id()}),
     ))
 }
 
-pub(super) async fn images(
-    ctx: &Ctx,
-    client: &Client,
-    region: &str,
-) -> Result<Vec<Collected>, String> {
-    let mut out = Vec::new();
-    let request = client
-        .describe_images()
-        .owners("self")
-        .max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeImages",
-        request.into_paginator().send(),
-        |page| {
-            out.extend(
-                page.images()
-                    .iter()
-                    .filter_map(|i| resource(IMAGE, i.image_id(), i.owner_id(), region, image(i))),
-            );
-        }
-    )?;
-    Ok(out)
-}
-
-fn image(i: &Image) -> Json {
+pub(crate) fn image(i: &Image) -> Json {
     json!({
         "image_id": i.image_id(),
         "name": i.name(),
@@ -422,36 +302,39 @@ fn image_block_device(b: &BlockDeviceMapping) -> Json {
 }
 
 /// `aws:ec2:region`: the region's entry in DescribeRegions plus its EBS defaults.
-pub(super) async fn region(
-    ctx: &Ctx,
-    client: &Client,
-    region: &str,
-) -> Result<Vec<Collected>, String> {
-    let regions = call!(
-        ctx,
-        Some(region),
-        "DescribeRegions",
-        client.describe_regions().region_names(region)
-    )
-    .map_err(|e| api_error("DescribeRegions", &e))?;
+pub(crate) async fn region(t: &Task) -> Fetched {
+    let [describe, by_default, key] = t.ty.calls else {
+        return Err(format!("{}: expected three calls", t.ty.name));
+    };
+    let (client, region) = (&t.client, t.region.as_str());
+    let regions = t
+        .ctx
+        .request(
+            Some(region),
+            describe,
+            client.describe_regions().region_names(region).send(),
+        )
+        .await?;
     let entry = regions
         .regions()
         .iter()
         .find(|r| r.region_name() == Some(region));
-    let by_default = call!(
-        ctx,
-        Some(region),
-        "GetEbsEncryptionByDefault",
-        client.get_ebs_encryption_by_default()
-    )
-    .map_err(|e| api_error("GetEbsEncryptionByDefault", &e))?;
-    let key = call!(
-        ctx,
-        Some(region),
-        "GetEbsDefaultKmsKeyId",
-        client.get_ebs_default_kms_key_id()
-    )
-    .map_err(|e| api_error("GetEbsDefaultKmsKeyId", &e))?;
+    let by_default = t
+        .ctx
+        .request(
+            Some(region),
+            by_default,
+            client.get_ebs_encryption_by_default().send(),
+        )
+        .await?;
+    let key = t
+        .ctx
+        .request(
+            Some(region),
+            key,
+            client.get_ebs_default_kms_key_id().send(),
+        )
+        .await?;
     let props = json!({
         "region_name": region,
         "endpoint": entry.and_then(|e| e.endpoint()),
@@ -459,9 +342,8 @@ pub(super) async fn region(
         "ebs_encryption_by_default": by_default.ebs_encryption_by_default(),
         "ebs_default_kms_key_id": key.kms_key_id(),
     });
-    Ok(
-        resource("aws:ec2:region", Some(region), None, region, props)
-            .into_iter()
-            .collect(),
-    )
+    Ok((
+        t.resource(Some(region), None, props).into_iter().collect(),
+        Vec::new(),
+    ))
 }

@@ -1,17 +1,14 @@
 //! Security groups, VPCs, subnets, network interfaces, ACLs, route tables, gateways, flow
-//! logs, elastic IPs and VPC endpoints.
+//! logs, elastic IPs and VPC endpoints: their converters.
 
 use aws_sdk_ec2::types::{
-    IpPermission, NetworkInterface, NetworkInterfaceAssociation, SecurityGroup, Subnet, Vpc,
-    VpcEndpoint,
+    Address, FlowLog, InternetGateway, IpPermission, NatGateway, NetworkAcl, NetworkInterface,
+    NetworkInterfaceAssociation, RouteTable, SecurityGroup, Subnet, Vpc, VpcEndpoint,
 };
-use aws_sdk_ec2::Client;
 use serde_json::{json, Value as Json};
 
-use super::{resource, tags};
+use super::tags;
 use crate::collect::convert::{document, en, list, opt, r, refs, strs, tag_map, ts};
-use crate::collect::ctx::{api_error, call, pages, Ctx};
-use crate::collect::Collected;
 
 const INSTANCE: &str = "aws:ec2:instance";
 const SECURITY_GROUP: &str = "aws:ec2:security_group";
@@ -21,34 +18,7 @@ const NETWORK_INTERFACE: &str = "aws:ec2:network_interface";
 const ROUTE_TABLE: &str = "aws:ec2:route_table";
 const NAT_GATEWAY: &str = "aws:ec2:nat_gateway";
 
-type Found = Result<Vec<Collected>, String>;
-
-pub(super) async fn security_groups(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let mut out = Vec::new();
-    let request = client
-        .describe_security_groups()
-        .max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeSecurityGroups",
-        request.into_paginator().send(),
-        |page| {
-            out.extend(page.security_groups().iter().filter_map(|g| {
-                resource(
-                    SECURITY_GROUP,
-                    g.group_id(),
-                    g.owner_id(),
-                    region,
-                    security_group(g),
-                )
-            }));
-        }
-    )?;
-    Ok(out)
-}
-
-fn security_group(g: &SecurityGroup) -> Json {
+pub(crate) fn security_group(g: &SecurityGroup) -> Json {
     json!({
         "group_id": g.group_id(),
         "group_name": g.group_name(),
@@ -84,26 +54,7 @@ fn ip_permission(p: &IpPermission) -> Json {
     })
 }
 
-pub(super) async fn vpcs(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let mut out = Vec::new();
-    let request = client.describe_vpcs().max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeVpcs",
-        request.into_paginator().send(),
-        |page| {
-            out.extend(
-                page.vpcs()
-                    .iter()
-                    .filter_map(|v| resource(VPC, v.vpc_id(), v.owner_id(), region, vpc(v))),
-            );
-        }
-    )?;
-    Ok(out)
-}
-
-fn vpc(v: &Vpc) -> Json {
+pub(crate) fn vpc(v: &Vpc) -> Json {
     json!({
         "vpc_id": v.vpc_id(),
         "cidr_block": v.cidr_block(),
@@ -128,28 +79,7 @@ fn vpc(v: &Vpc) -> Json {
     })
 }
 
-pub(super) async fn subnets(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let mut out = Vec::new();
-    let request = client
-        .describe_subnets()
-        .max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeSubnets",
-        request.into_paginator().send(),
-        |page| {
-            out.extend(
-                page.subnets().iter().filter_map(|s| {
-                    resource(SUBNET, s.subnet_id(), s.owner_id(), region, subnet(s))
-                }),
-            );
-        }
-    )?;
-    Ok(out)
-}
-
-fn subnet(s: &Subnet) -> Json {
+pub(crate) fn subnet(s: &Subnet) -> Json {
     json!({
         "subnet_id": s.subnet_id(),
         "subnet_arn": s.subnet_arn(),
@@ -183,32 +113,7 @@ fn subnet(s: &Subnet) -> Json {
     })
 }
 
-pub(super) async fn network_interfaces(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let mut out = Vec::new();
-    let request = client
-        .describe_network_interfaces()
-        .max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeNetworkInterfaces",
-        request.into_paginator().send(),
-        |page| {
-            out.extend(page.network_interfaces().iter().filter_map(|n| {
-                resource(
-                    NETWORK_INTERFACE,
-                    n.network_interface_id(),
-                    n.owner_id(),
-                    region,
-                    network_interface(n),
-                )
-            }));
-        }
-    )?;
-    Ok(out)
-}
-
-fn network_interface(n: &NetworkInterface) -> Json {
+pub(crate) fn network_interface(n: &NetworkInterface) -> Json {
     let groups = n.groups();
     json!({
         "network_interface_id": n.network_interface_id(),
@@ -269,311 +174,162 @@ fn eni_association(a: &NetworkInterfaceAssociation) -> Json {
     })
 }
 
-pub(super) async fn network_acls(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let mut out = Vec::new();
-    let request = client
-        .describe_network_acls()
-        .max_results(ctx.page_size.min(100));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeNetworkAcls",
-        request.into_paginator().send(),
-        |page| {
-            for a in page.network_acls() {
-                let props = json!({
-                    "network_acl_id": a.network_acl_id(),
-                    "vpc_id": a.vpc_id(),
-                    "vpc": r(VPC, a.vpc_id()),
-                    "is_default": a.is_default(),
-                    "entries": list(a.entries(), |e| json!({
-                        "rule_number": e.rule_number(),
-                        "protocol": e.protocol(),
-                        "rule_action": en(e.rule_action()),
-                        "egress": e.egress(),
-                        "cidr_block": e.cidr_block(),
-                        "ipv6_cidr_block": e.ipv6_cidr_block(),
-                        "port_range": opt(e.port_range(), |p| json!({"from": p.from(), "to": p.to()})),
-                        "icmp_type_code": opt(e.icmp_type_code(), |i| json!({"code": i.code(), "type": i.r#type()})),
-                    })),
-                    "associations": list(a.associations(), |x| json!({
-                        "network_acl_association_id": x.network_acl_association_id(),
-                        "network_acl_id": x.network_acl_id(),
-                        "subnet_id": x.subnet_id(),
-                        "subnet": r(SUBNET, x.subnet_id()),
-                    })),
-                    "owner_id": a.owner_id(),
-                    "tags": tags(a.tags()),
-                });
-                out.extend(resource(
-                    "aws:ec2:network_acl",
-                    a.network_acl_id(),
-                    a.owner_id(),
-                    region,
-                    props,
-                ));
-            }
-        }
-    )?;
-    Ok(out)
+pub(crate) fn network_acl(a: &NetworkAcl) -> Json {
+    json!({
+        "network_acl_id": a.network_acl_id(),
+        "vpc_id": a.vpc_id(),
+        "vpc": r(VPC, a.vpc_id()),
+        "is_default": a.is_default(),
+        "entries": list(a.entries(), |e| json!({
+            "rule_number": e.rule_number(),
+            "protocol": e.protocol(),
+            "rule_action": en(e.rule_action()),
+            "egress": e.egress(),
+            "cidr_block": e.cidr_block(),
+            "ipv6_cidr_block": e.ipv6_cidr_block(),
+            "port_range": opt(e.port_range(), |p| json!({"from": p.from(), "to": p.to()})),
+            "icmp_type_code": opt(e.icmp_type_code(), |i| json!({"code": i.code(), "type": i.r#type()})),
+        })),
+        "associations": list(a.associations(), |x| json!({
+            "network_acl_association_id": x.network_acl_association_id(),
+            "network_acl_id": x.network_acl_id(),
+            "subnet_id": x.subnet_id(),
+            "subnet": r(SUBNET, x.subnet_id()),
+        })),
+        "owner_id": a.owner_id(),
+        "tags": tags(a.tags()),
+    })
 }
 
-pub(super) async fn route_tables(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let mut out = Vec::new();
-    let request = client
-        .describe_route_tables()
-        .max_results(ctx.page_size.min(100));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeRouteTables",
-        request.into_paginator().send(),
-        |page| {
-            for t in page.route_tables() {
-                let props = json!({
-                    "route_table_id": t.route_table_id(),
-                    "vpc_id": t.vpc_id(),
-                    "vpc": r(VPC, t.vpc_id()),
-                    "routes": list(t.routes(), |x| json!({
-                        "destination_cidr_block": x.destination_cidr_block(),
-                        "destination_ipv6_cidr_block": x.destination_ipv6_cidr_block(),
-                        "destination_prefix_list_id": x.destination_prefix_list_id(),
-                        "gateway_id": x.gateway_id(),
-                        "egress_only_internet_gateway_id": x.egress_only_internet_gateway_id(),
-                        "nat_gateway_id": x.nat_gateway_id(),
-                        "nat_gateway": r(NAT_GATEWAY, x.nat_gateway_id()),
-                        "instance_id": x.instance_id(),
-                        "instance": r(INSTANCE, x.instance_id()),
-                        "instance_owner_id": x.instance_owner_id(),
-                        "network_interface_id": x.network_interface_id(),
-                        "network_interface": r(NETWORK_INTERFACE, x.network_interface_id()),
-                        "vpc_peering_connection_id": x.vpc_peering_connection_id(),
-                        "transit_gateway_id": x.transit_gateway_id(),
-                        "local_gateway_id": x.local_gateway_id(),
-                        "carrier_gateway_id": x.carrier_gateway_id(),
-                        "core_network_arn": x.core_network_arn(),
-                        "state": en(x.state()),
-                        "origin": en(x.origin()),
-                    })),
-                    "associations": list(t.associations(), |x| json!({
-                        "route_table_association_id": x.route_table_association_id(),
-                        "route_table_id": x.route_table_id(),
-                        "main": x.main(),
-                        "subnet_id": x.subnet_id(),
-                        "subnet": r(SUBNET, x.subnet_id()),
-                        "gateway_id": x.gateway_id(),
-                        "association_state": opt(x.association_state(), |s| json!({"state": en(s.state()), "status_message": s.status_message()})),
-                    })),
-                    "propagating_vgws": list(t.propagating_vgws(), |v| json!({"gateway_id": v.gateway_id()})),
-                    "owner_id": t.owner_id(),
-                    "tags": tags(t.tags()),
-                });
-                out.extend(resource(
-                    ROUTE_TABLE,
-                    t.route_table_id(),
-                    t.owner_id(),
-                    region,
-                    props,
-                ));
-            }
-        }
-    )?;
-    Ok(out)
+pub(crate) fn route_table(t: &RouteTable) -> Json {
+    json!({
+        "route_table_id": t.route_table_id(),
+        "vpc_id": t.vpc_id(),
+        "vpc": r(VPC, t.vpc_id()),
+        "routes": list(t.routes(), |x| json!({
+            "destination_cidr_block": x.destination_cidr_block(),
+            "destination_ipv6_cidr_block": x.destination_ipv6_cidr_block(),
+            "destination_prefix_list_id": x.destination_prefix_list_id(),
+            "gateway_id": x.gateway_id(),
+            "egress_only_internet_gateway_id": x.egress_only_internet_gateway_id(),
+            "nat_gateway_id": x.nat_gateway_id(),
+            "nat_gateway": r(NAT_GATEWAY, x.nat_gateway_id()),
+            "instance_id": x.instance_id(),
+            "instance": r(INSTANCE, x.instance_id()),
+            "instance_owner_id": x.instance_owner_id(),
+            "network_interface_id": x.network_interface_id(),
+            "network_interface": r(NETWORK_INTERFACE, x.network_interface_id()),
+            "vpc_peering_connection_id": x.vpc_peering_connection_id(),
+            "transit_gateway_id": x.transit_gateway_id(),
+            "local_gateway_id": x.local_gateway_id(),
+            "carrier_gateway_id": x.carrier_gateway_id(),
+            "core_network_arn": x.core_network_arn(),
+            "state": en(x.state()),
+            "origin": en(x.origin()),
+        })),
+        "associations": list(t.associations(), |x| json!({
+            "route_table_association_id": x.route_table_association_id(),
+            "route_table_id": x.route_table_id(),
+            "main": x.main(),
+            "subnet_id": x.subnet_id(),
+            "subnet": r(SUBNET, x.subnet_id()),
+            "gateway_id": x.gateway_id(),
+            "association_state": opt(x.association_state(), |s| json!({"state": en(s.state()), "status_message": s.status_message()})),
+        })),
+        "propagating_vgws": list(t.propagating_vgws(), |v| json!({"gateway_id": v.gateway_id()})),
+        "owner_id": t.owner_id(),
+        "tags": tags(t.tags()),
+    })
 }
 
-pub(super) async fn internet_gateways(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let mut out = Vec::new();
-    let request = client
-        .describe_internet_gateways()
-        .max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeInternetGateways",
-        request.into_paginator().send(),
-        |page| {
-            for g in page.internet_gateways() {
-                let props = json!({
-                    "internet_gateway_id": g.internet_gateway_id(),
-                    "attachments": list(g.attachments(), |a| json!({
-                        "vpc_id": a.vpc_id(),
-                        "vpc": r(VPC, a.vpc_id()),
-                        "state": en(a.state()),
-                    })),
-                    "owner_id": g.owner_id(),
-                    "tags": tags(g.tags()),
-                });
-                out.extend(resource(
-                    "aws:ec2:internet_gateway",
-                    g.internet_gateway_id(),
-                    g.owner_id(),
-                    region,
-                    props,
-                ));
-            }
-        }
-    )?;
-    Ok(out)
+pub(crate) fn internet_gateway(g: &InternetGateway) -> Json {
+    json!({
+        "internet_gateway_id": g.internet_gateway_id(),
+        "attachments": list(g.attachments(), |a| json!({
+            "vpc_id": a.vpc_id(),
+            "vpc": r(VPC, a.vpc_id()),
+            "state": en(a.state()),
+        })),
+        "owner_id": g.owner_id(),
+        "tags": tags(g.tags()),
+    })
 }
 
-pub(super) async fn nat_gateways(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let mut out = Vec::new();
-    let request = client
-        .describe_nat_gateways()
-        .max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeNatGateways",
-        request.into_paginator().send(),
-        |page| {
-            for g in page.nat_gateways() {
-                let props = json!({
-                    "nat_gateway_id": g.nat_gateway_id(),
-                    "vpc_id": g.vpc_id(),
-                    "vpc": r(VPC, g.vpc_id()),
-                    "subnet_id": g.subnet_id(),
-                    "subnet": r(SUBNET, g.subnet_id()),
-                    "state": en(g.state()),
-                    "connectivity_type": en(g.connectivity_type()),
-                    "nat_gateway_addresses": list(g.nat_gateway_addresses(), |a| json!({
-                        "allocation_id": a.allocation_id(),
-                        "network_interface_id": a.network_interface_id(),
-                        "network_interface": r(NETWORK_INTERFACE, a.network_interface_id()),
-                        "private_ip": a.private_ip(),
-                        "public_ip": a.public_ip(),
-                        "association_id": a.association_id(),
-                        "is_primary": a.is_primary(),
-                        "status": en(a.status()),
-                        "failure_message": a.failure_message(),
-                    })),
-                    "create_time": ts(g.create_time()),
-                    "delete_time": ts(g.delete_time()),
-                    "failure_code": g.failure_code(),
-                    "failure_message": g.failure_message(),
-                    "tags": tags(g.tags()),
-                });
-                out.extend(resource(
-                    NAT_GATEWAY,
-                    g.nat_gateway_id(),
-                    None,
-                    region,
-                    props,
-                ));
-            }
-        }
-    )?;
-    Ok(out)
-}
-
-pub(super) async fn flow_logs(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let mut out = Vec::new();
-    let request = client
-        .describe_flow_logs()
-        .max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeFlowLogs",
-        request.into_paginator().send(),
-        |page| {
-            for f in page.flow_logs() {
-                let props = json!({
-                    "flow_log_id": f.flow_log_id(),
-                    "flow_log_status": f.flow_log_status(),
-                    "resource_id": f.resource_id(),
-                    "traffic_type": en(f.traffic_type()),
-                    "log_destination_type": en(f.log_destination_type()),
-                    "log_destination": f.log_destination(),
-                    "log_group_name": f.log_group_name(),
-                    "deliver_logs_status": f.deliver_logs_status(),
-                    "deliver_logs_error_message": f.deliver_logs_error_message(),
-                    "deliver_logs_permission_arn": f.deliver_logs_permission_arn(),
-                    "deliver_cross_account_role": f.deliver_cross_account_role(),
-                    "log_format": f.log_format(),
-                    "max_aggregation_interval": f.max_aggregation_interval(),
-                    "destination_options": opt(f.destination_options(), |d| json!({
-                        "file_format": en(d.file_format()),
-                        "hive_compatible_partitions": d.hive_compatible_partitions(),
-                        "per_hour_partition": d.per_hour_partition(),
-                    })),
-                    "creation_time": ts(f.creation_time()),
-                    "tags": tags(f.tags()),
-                });
-                out.extend(resource(
-                    "aws:ec2:flow_log",
-                    f.flow_log_id(),
-                    None,
-                    region,
-                    props,
-                ));
-            }
-        }
-    )?;
-    Ok(out)
-}
-
-/// DescribeAddresses has no pagination: one call answers every address of the region.
-pub(super) async fn addresses(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let page = call!(
-        ctx,
-        Some(region),
-        "DescribeAddresses",
-        client.describe_addresses()
-    )
-    .map_err(|e| api_error("DescribeAddresses", &e))?;
-    let mut out = Vec::new();
-    for a in page.addresses() {
-        let props = json!({
+pub(crate) fn nat_gateway(g: &NatGateway) -> Json {
+    json!({
+        "nat_gateway_id": g.nat_gateway_id(),
+        "vpc_id": g.vpc_id(),
+        "vpc": r(VPC, g.vpc_id()),
+        "subnet_id": g.subnet_id(),
+        "subnet": r(SUBNET, g.subnet_id()),
+        "state": en(g.state()),
+        "connectivity_type": en(g.connectivity_type()),
+        "nat_gateway_addresses": list(g.nat_gateway_addresses(), |a| json!({
             "allocation_id": a.allocation_id(),
-            "public_ip": a.public_ip(),
-            "association_id": a.association_id(),
-            "domain": en(a.domain()),
-            "instance_id": a.instance_id(),
-            "instance": r(INSTANCE, a.instance_id()),
             "network_interface_id": a.network_interface_id(),
             "network_interface": r(NETWORK_INTERFACE, a.network_interface_id()),
-            "network_interface_owner_id": a.network_interface_owner_id(),
-            "private_ip_address": a.private_ip_address(),
-            "network_border_group": a.network_border_group(),
-            "public_ipv4_pool": a.public_ipv4_pool(),
-            "customer_owned_ip": a.customer_owned_ip(),
-            "customer_owned_ipv4_pool": a.customer_owned_ipv4_pool(),
-            "carrier_ip": a.carrier_ip(),
-            "tags": tags(a.tags()),
-        });
-        let id = a.allocation_id().or(a.public_ip());
-        out.extend(resource("aws:ec2:address", id, None, region, props));
-    }
-    Ok(out)
+            "private_ip": a.private_ip(),
+            "public_ip": a.public_ip(),
+            "association_id": a.association_id(),
+            "is_primary": a.is_primary(),
+            "status": en(a.status()),
+            "failure_message": a.failure_message(),
+        })),
+        "create_time": ts(g.create_time()),
+        "delete_time": ts(g.delete_time()),
+        "failure_code": g.failure_code(),
+        "failure_message": g.failure_message(),
+        "tags": tags(g.tags()),
+    })
 }
 
-pub(super) async fn vpc_endpoints(ctx: &Ctx, client: &Client, region: &str) -> Found {
-    let mut out = Vec::new();
-    let request = client
-        .describe_vpc_endpoints()
-        .max_results(ctx.page_size.min(1000));
-    pages!(
-        ctx,
-        Some(region),
-        "DescribeVpcEndpoints",
-        request.into_paginator().send(),
-        |page| {
-            out.extend(page.vpc_endpoints().iter().filter_map(|e| {
-                resource(
-                    "aws:ec2:vpc_endpoint",
-                    e.vpc_endpoint_id(),
-                    e.owner_id(),
-                    region,
-                    vpc_endpoint(e),
-                )
-            }));
-        }
-    )?;
-    Ok(out)
+pub(crate) fn flow_log(f: &FlowLog) -> Json {
+    json!({
+        "flow_log_id": f.flow_log_id(),
+        "flow_log_status": f.flow_log_status(),
+        "resource_id": f.resource_id(),
+        "traffic_type": en(f.traffic_type()),
+        "log_destination_type": en(f.log_destination_type()),
+        "log_destination": f.log_destination(),
+        "log_group_name": f.log_group_name(),
+        "deliver_logs_status": f.deliver_logs_status(),
+        "deliver_logs_error_message": f.deliver_logs_error_message(),
+        "deliver_logs_permission_arn": f.deliver_logs_permission_arn(),
+        "deliver_cross_account_role": f.deliver_cross_account_role(),
+        "log_format": f.log_format(),
+        "max_aggregation_interval": f.max_aggregation_interval(),
+        "destination_options": opt(f.destination_options(), |d| json!({
+            "file_format": en(d.file_format()),
+            "hive_compatible_partitions": d.hive_compatible_partitions(),
+            "per_hour_partition": d.per_hour_partition(),
+        })),
+        "creation_time": ts(f.creation_time()),
+        "tags": tags(f.tags()),
+    })
 }
 
-fn vpc_endpoint(e: &VpcEndpoint) -> Json {
+pub(crate) fn address(a: &Address) -> Json {
+    json!({
+        "allocation_id": a.allocation_id(),
+        "public_ip": a.public_ip(),
+        "association_id": a.association_id(),
+        "domain": en(a.domain()),
+        "instance_id": a.instance_id(),
+        "instance": r(INSTANCE, a.instance_id()),
+        "network_interface_id": a.network_interface_id(),
+        "network_interface": r(NETWORK_INTERFACE, a.network_interface_id()),
+        "network_interface_owner_id": a.network_interface_owner_id(),
+        "private_ip_address": a.private_ip_address(),
+        "network_border_group": a.network_border_group(),
+        "public_ipv4_pool": a.public_ipv4_pool(),
+        "customer_owned_ip": a.customer_owned_ip(),
+        "customer_owned_ipv4_pool": a.customer_owned_ipv4_pool(),
+        "carrier_ip": a.carrier_ip(),
+        "tags": tags(a.tags()),
+    })
+}
+
+pub(crate) fn vpc_endpoint(e: &VpcEndpoint) -> Json {
     let groups = e.groups();
     let ids = |v: &[String]| strs(v.iter().map(String::as_str));
     json!({

@@ -1,6 +1,8 @@
 //! The collector only reads: every SDK operation the crate's source calls is a Describe,
 //! List or Get. A call like `client.create_volume()` or `client.put_bucket_policy()`
-//! anywhere in `src/` fails this test (SDK clients are always named `client`).
+//! anywhere in `src/` fails this test (SDK clients are always named `client`), whether in
+//! the table of types (`src/types.rs`, where the requests of most types are written) or
+//! in the collector.
 
 use std::path::Path;
 
@@ -80,6 +82,15 @@ fn the_collector_calls_only_read_operations() {
     assert!(
         seen > 20,
         "expected the collector's SDK calls, found {seen}"
+    );
+    let in_table = files
+        .iter()
+        .filter(|(file, _)| file.ends_with("types.rs"))
+        .map(|(_, text)| client_calls(text).len())
+        .sum::<usize>();
+    assert!(
+        in_table > 10,
+        "expected the table's requests in src/types.rs, found {in_table}"
     );
 }
 

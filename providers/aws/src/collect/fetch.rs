@@ -1,0 +1,218 @@
+//! The one fetch skeleton every row of [`crate::types::TYPES`] shares: a [`Task`] (one type
+//! in one region), the generic paginated Describe ([`describe`]) that EC2 list types are
+//! rows of, and the per-resource member calls ([`PerResource`]).
+//!
+//! `describe` takes the SDK's pages (a paginator's stream, or [`Once`] for an operation
+//! without pagination), an accessor for each page's items with their owner account, the
+//! id accessor and the converter. Every page is one request waiting for a slot under
+//! `--concurrency`, counted under the row's listing operation; the first failing page
+//! fails the type with `Operation: Code: message`.
+
+use std::error::Error;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use aws_config::SdkConfig;
+use aws_sdk_ec2::error::ProvideErrorMetadata;
+use aws_smithy_async::future::pagination_stream::PaginationStream;
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
+use aws_smithy_runtime_api::client::result::SdkError;
+use cloudspec_model::from_json::JsonResource;
+use cloudspec_model::{CollectionError, CollectionPlan};
+use serde_json::Value as Json;
+
+use super::ctx::{api_error, Ctx};
+use crate::catalog::needed_members;
+use crate::types::{AwsType, Call};
+
+/// A boxed future that may move between threads.
+pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What fetching a type found: its resources and the errors of single resources (a
+/// bucket whose settings failed); `Err` fails the whole type in the task's region.
+pub(crate) type Fetched = Result<(Vec<JsonResource>, Vec<CollectionError>), String>;
+
+/// How a row is fetched.
+pub(crate) type Fetch = for<'a> fn(&'a Task) -> BoxFuture<'a, Fetched>;
+
+/// One type to collect in one region (a global type: the home region its calls go to).
+pub(crate) struct Task {
+    pub(crate) ctx: Arc<Ctx>,
+    pub(crate) config: SdkConfig,
+    pub(crate) region: String,
+    /// The EC2 client of `region`.
+    pub(crate) client: aws_sdk_ec2::Client,
+    pub(crate) plan: Arc<CollectionPlan>,
+    pub(crate) ty: &'static AwsType,
+}
+
+impl Task {
+    /// `MaxResults` for an operation whose largest page is `max`.
+    pub(crate) fn page(&self, max: i32) -> i32 {
+        self.ctx.page_size.min(max)
+    }
+
+    /// A resource of the task's type in its region; `None` without an id or properties.
+    pub(crate) fn resource(
+        &self,
+        id: Option<&str>,
+        owner: Option<&str>,
+        props: Json,
+    ) -> Option<JsonResource> {
+        let Json::Object(properties) = props else {
+            return None;
+        };
+        Some(JsonResource {
+            type_name: self.ty.name.to_string(),
+            id: id?.to_string(),
+            region: Some(self.region.clone()),
+            account: owner.map(str::to_string),
+            properties,
+        })
+    }
+
+    /// Adds the EC2 per-resource members the plan needs to `found`, one call per resource
+    /// in turn; the first failure fails the type.
+    async fn per_resource(&self, found: &mut [JsonResource]) -> Result<(), String> {
+        for m in needed_members(&self.plan, self.ty.name) {
+            let PerResource::Ec2(fetch) = m.fetch else {
+                continue;
+            };
+            for item in found.iter_mut() {
+                let on = On {
+                    ctx: &self.ctx,
+                    client: &self.client,
+                    region: Some(&self.region),
+                    id: &item.id,
+                    call: &m.call,
+                };
+                let value = fetch(&on).await?;
+                item.properties.insert(m.member.to_string(), value);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The response pages of one listing.
+pub(crate) trait Pages<O, E>: Send {
+    fn next_page(&mut self) -> impl Future<Output = Option<Result<O, E>>> + Send;
+}
+
+impl<O: Send, E: Send> Pages<O, E> for PaginationStream<Result<O, E>> {
+    fn next_page(&mut self) -> impl Future<Output = Option<Result<O, E>>> + Send {
+        self.next()
+    }
+}
+
+/// One request that answers everything (an operation without pagination): one page.
+pub(crate) struct Once<F>(Option<F>);
+
+impl<F> Once<F> {
+    pub(crate) fn new(request: F) -> Self {
+        Once(Some(request))
+    }
+}
+
+impl<O, E, F> Pages<O, E> for Once<F>
+where
+    F: Future<Output = Result<O, E>> + Send,
+{
+    async fn next_page(&mut self) -> Option<Result<O, E>> {
+        Some(self.0.take()?.await)
+    }
+}
+
+/// Hands every page of `call` to `on_page`, one request per slot, each counted.
+pub(crate) async fn each_page<O, E>(
+    ctx: &Ctx,
+    region: Option<&str>,
+    call: &Call,
+    mut pages: impl Pages<O, SdkError<E, HttpResponse>>,
+    mut on_page: impl FnMut(O) + Send,
+) -> Result<(), String>
+where
+    O: Send,
+    E: ProvideErrorMetadata + Error + Send + 'static,
+{
+    loop {
+        let slot = ctx.slot().await;
+        let next = pages.next_page().await;
+        drop(slot);
+        match next {
+            None => return Ok(()),
+            Some(Err(e)) => {
+                ctx.count(call.operation, region);
+                return Err(api_error(call.operation, &e));
+            }
+            Some(Ok(page)) => {
+                ctx.count(call.operation, region);
+                on_page(page);
+            }
+        }
+    }
+}
+
+/// The generic Describe of a list type: every page of the row's listing, each item with
+/// an id converted into a resource (owned by the account `items` names with it), then the
+/// per-resource members the plan needs.
+pub(crate) fn describe<'a, O, E, T>(
+    t: &'a Task,
+    pages: impl Pages<O, SdkError<E, HttpResponse>> + 'a,
+    items: fn(&O) -> Owned<'_, T>,
+    id: fn(&T) -> Option<&str>,
+    convert: fn(&T) -> Json,
+) -> BoxFuture<'a, Fetched>
+where
+    O: Send + 'static,
+    E: ProvideErrorMetadata + Error + Send + 'static,
+    T: 'static,
+{
+    Box::pin(async move {
+        let listing = t.ty.calls.first().ok_or("no listing call")?;
+        let mut out = Vec::new();
+        each_page(&t.ctx, Some(&t.region), listing, pages, |page| {
+            for (item, owner) in items(&page) {
+                out.extend(t.resource(id(item), owner, convert(item)));
+            }
+        })
+        .await?;
+        t.per_resource(&mut out).await?;
+        Ok((out, Vec::new()))
+    })
+}
+
+/// A page's items, each with the owner account it names.
+pub(crate) type Owned<'o, T> = Vec<(&'o T, Option<&'o str>)>;
+
+/// Items with the owner account each names.
+pub(crate) fn owned<T>(items: &[T], owner: fn(&T) -> Option<&str>) -> Owned<'_, T> {
+    items.iter().map(|i| (i, owner(i))).collect()
+}
+
+/// Items that name no owner account.
+pub(crate) fn unowned<T>(items: &[T]) -> Owned<'_, T> {
+    items.iter().map(|i| (i, None)).collect()
+}
+
+/// One resource a per-resource member is read for.
+pub(crate) struct On<'a, C> {
+    pub(crate) ctx: &'a Ctx,
+    /// A client of the resource's region.
+    pub(crate) client: &'a C,
+    /// The region to count the call under (`None`: global).
+    pub(crate) region: Option<&'a str>,
+    pub(crate) id: &'a str,
+    /// The member's call.
+    pub(crate) call: &'static Call,
+}
+
+/// How a per-resource member is read, by the service its call goes to.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum PerResource {
+    /// An EC2 call in the resource's region; the first failure fails the type.
+    Ec2(for<'a> fn(&'a On<'a, aws_sdk_ec2::Client>) -> BoxFuture<'a, Result<Json, String>>),
+    /// An S3 call on a bucket in its region; a failure is an error of that bucket.
+    S3(for<'a> fn(&'a On<'a, aws_sdk_s3::Client>) -> BoxFuture<'a, Result<Json, String>>),
+}

@@ -1,0 +1,673 @@
+//! Adding an AWS type: one row here plus its converter (+ its schema in schema.rs).
+//!
+//! Every AWS resource type is one row of [`TYPES`]: its name, whether it is listed per
+//! region or once per account, the API calls that collect it (each operation written once
+//! with its IAM action: `cloudspec permissions` derives its policy from them and the
+//! collector counts and names its requests by them), its schema, its reverse links and,
+//! with the `collect` feature, how it is fetched. A list type of EC2 is the generic
+//! paginated Describe of [`crate::collect::fetch::describe`] given the request, the page's
+//! items (each with its owner account), the id and the converter (`collect/ec2/*.rs`).
+//! Members that cost one more call per resource (S3 bucket settings, snapshot sharing) are
+//! rows of [`MEMBERS`], made only when a rule reads them.
+
+use cloudspec_model::schema::ResourceSchema;
+use serde_json::{Map, Value as Json};
+
+use crate::schema;
+
+#[cfg(feature = "collect")]
+use crate::collect::{
+    account,
+    ec2::{compute, network},
+    fetch::{describe, owned, unowned, Fetch, Once, PerResource, PerResource::*},
+    s3,
+};
+#[cfg(feature = "collect")]
+use aws_sdk_ec2::types as ec2;
+
+/// An API operation and the IAM action that allows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Call {
+    /// `DescribeVolumes`: what the collector counts and names in its errors.
+    pub operation: &'static str,
+    /// `ec2:DescribeVolumes`: what the IAM policy lists.
+    pub action: &'static str,
+}
+
+const fn call(operation: &'static str, action: &'static str) -> Call {
+    Call { operation, action }
+}
+
+/// DescribeRegions: the `aws:ec2:region` listing, and `--all-regions` for any regional type.
+pub const DESCRIBE_REGIONS: Call = call("DescribeRegions", "ec2:DescribeRegions");
+
+/// One resource type.
+#[derive(Debug, Clone, Copy)]
+pub struct AwsType {
+    /// `aws:ec2:volume`.
+    pub name: &'static str,
+    /// Listed once per region (EC2) or once per account (S3).
+    pub regional: bool,
+    /// The calls always made to collect it, the listing first.
+    pub calls: &'static [Call],
+    /// Its schema (`schema.rs`).
+    pub schema: fn() -> ResourceSchema,
+    /// Its reverse links, set once everything is collected.
+    pub links: &'static [Link],
+    /// Collects every resource of the type in the task's region.
+    #[cfg(feature = "collect")]
+    pub(crate) fetch: Fetch,
+}
+
+/// A member whose value costs an extra call per resource.
+#[derive(Debug, Clone, Copy)]
+pub struct AwsMember {
+    pub type_name: &'static str,
+    /// The top-level member (`versioning`).
+    pub member: &'static str,
+    /// `GetBucketVersioning`, `s3:GetBucketVersioning`.
+    pub call: Call,
+    /// The member's value for one resource.
+    #[cfg(feature = "collect")]
+    pub(crate) fetch: PerResource,
+}
+
+/// A reverse link (aws.md): the row's `member` lists the `source` resources whose
+/// properties name the row's resource (per `owners`, read from the source's properties).
+#[derive(Debug, Clone, Copy)]
+pub struct Link {
+    pub member: &'static str,
+    pub source: &'static str,
+    pub owners: fn(&Map<String, Json>) -> Vec<String>,
+}
+
+const fn link(
+    member: &'static str,
+    source: &'static str,
+    owners: fn(&Map<String, Json>) -> Vec<String>,
+) -> Link {
+    Link {
+        member,
+        source,
+        owners,
+    }
+}
+
+/// Every AWS resource type.
+pub const TYPES: &[AwsType] = &[
+    AwsType {
+        name: "aws:ec2:instance",
+        regional: true,
+        calls: &[call("DescribeInstances", "ec2:DescribeInstances")],
+        schema: schema::instance,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_instances()
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| {
+                    p.reservations()
+                        .iter()
+                        .flat_map(|r| r.instances().iter().map(|i| (i, r.owner_id())))
+                        .collect()
+                },
+                ec2::Instance::instance_id,
+                compute::instance,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:volume",
+        regional: true,
+        calls: &[call("DescribeVolumes", "ec2:DescribeVolumes")],
+        schema: schema::volume,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_volumes()
+                    .max_results(t.page(500))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.volumes(), ec2::Volume::owner_id),
+                ec2::Volume::volume_id,
+                compute::volume,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:snapshot",
+        regional: true,
+        calls: &[call("DescribeSnapshots", "ec2:DescribeSnapshots")],
+        schema: schema::snapshot,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_snapshots()
+                    .owner_ids("self")
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.snapshots(), ec2::Snapshot::owner_id),
+                ec2::Snapshot::snapshot_id,
+                compute::snapshot,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:image",
+        regional: true,
+        calls: &[call("DescribeImages", "ec2:DescribeImages")],
+        schema: schema::image,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_images()
+                    .owners("self")
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.images(), ec2::Image::owner_id),
+                ec2::Image::image_id,
+                compute::image,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:security_group",
+        regional: true,
+        calls: &[call("DescribeSecurityGroups", "ec2:DescribeSecurityGroups")],
+        schema: schema::security_group,
+        links: &[link(
+            "network_interfaces",
+            "aws:ec2:network_interface",
+            |p| strings(p, "security_group_ids"),
+        )],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_security_groups()
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.security_groups(), ec2::SecurityGroup::owner_id),
+                ec2::SecurityGroup::group_id,
+                network::security_group,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:vpc",
+        regional: true,
+        calls: &[call("DescribeVpcs", "ec2:DescribeVpcs")],
+        schema: schema::vpc,
+        links: &[
+            link("flow_logs", "aws:ec2:flow_log", |p| {
+                flow_log_target(p, "vpc-")
+            }),
+            link("subnets", "aws:ec2:subnet", |p| field(p, "vpc_id")),
+            link("security_groups", "aws:ec2:security_group", |p| {
+                field(p, "vpc_id")
+            }),
+            link("network_acls", "aws:ec2:network_acl", |p| {
+                field(p, "vpc_id")
+            }),
+            link("route_tables", "aws:ec2:route_table", |p| {
+                field(p, "vpc_id")
+            }),
+            link("internet_gateways", "aws:ec2:internet_gateway", |p| {
+                nested(p, "attachments", "vpc_id")
+            }),
+            link("instances", "aws:ec2:instance", |p| field(p, "vpc_id")),
+        ],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_vpcs()
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.vpcs(), ec2::Vpc::owner_id),
+                ec2::Vpc::vpc_id,
+                network::vpc,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:subnet",
+        regional: true,
+        calls: &[call("DescribeSubnets", "ec2:DescribeSubnets")],
+        schema: schema::subnet,
+        links: &[
+            link("instances", "aws:ec2:instance", |p| field(p, "subnet_id")),
+            link("network_interfaces", "aws:ec2:network_interface", |p| {
+                field(p, "subnet_id")
+            }),
+            link("route_tables", "aws:ec2:route_table", |p| {
+                nested(p, "associations", "subnet_id")
+            }),
+            link("flow_logs", "aws:ec2:flow_log", |p| {
+                flow_log_target(p, "subnet-")
+            }),
+        ],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_subnets()
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.subnets(), ec2::Subnet::owner_id),
+                ec2::Subnet::subnet_id,
+                network::subnet,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:network_interface",
+        regional: true,
+        calls: &[call(
+            "DescribeNetworkInterfaces",
+            "ec2:DescribeNetworkInterfaces",
+        )],
+        schema: schema::network_interface,
+        links: &[link("flow_logs", "aws:ec2:flow_log", |p| {
+            flow_log_target(p, "eni-")
+        })],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_network_interfaces()
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.network_interfaces(), ec2::NetworkInterface::owner_id),
+                ec2::NetworkInterface::network_interface_id,
+                network::network_interface,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:network_acl",
+        regional: true,
+        calls: &[call("DescribeNetworkAcls", "ec2:DescribeNetworkAcls")],
+        schema: schema::network_acl,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_network_acls()
+                    .max_results(t.page(100))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.network_acls(), ec2::NetworkAcl::owner_id),
+                ec2::NetworkAcl::network_acl_id,
+                network::network_acl,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:route_table",
+        regional: true,
+        calls: &[call("DescribeRouteTables", "ec2:DescribeRouteTables")],
+        schema: schema::route_table,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_route_tables()
+                    .max_results(t.page(100))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.route_tables(), ec2::RouteTable::owner_id),
+                ec2::RouteTable::route_table_id,
+                network::route_table,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:internet_gateway",
+        regional: true,
+        calls: &[call(
+            "DescribeInternetGateways",
+            "ec2:DescribeInternetGateways",
+        )],
+        schema: schema::internet_gateway,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_internet_gateways()
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.internet_gateways(), ec2::InternetGateway::owner_id),
+                ec2::InternetGateway::internet_gateway_id,
+                network::internet_gateway,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:nat_gateway",
+        regional: true,
+        calls: &[call("DescribeNatGateways", "ec2:DescribeNatGateways")],
+        schema: schema::nat_gateway,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_nat_gateways()
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| unowned(p.nat_gateways()),
+                ec2::NatGateway::nat_gateway_id,
+                network::nat_gateway,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:flow_log",
+        regional: true,
+        calls: &[call("DescribeFlowLogs", "ec2:DescribeFlowLogs")],
+        schema: schema::flow_log,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_flow_logs()
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| unowned(p.flow_logs()),
+                ec2::FlowLog::flow_log_id,
+                network::flow_log,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:address",
+        regional: true,
+        calls: &[call("DescribeAddresses", "ec2:DescribeAddresses")],
+        schema: schema::address,
+        links: &[],
+        // DescribeAddresses has no pagination: one call answers every address.
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                Once::new(t.client.describe_addresses().send()),
+                |p| unowned(p.addresses()),
+                |a| a.allocation_id().or(a.public_ip()),
+                network::address,
+            )
+        },
+    },
+    AwsType {
+        name: "aws:ec2:vpc_endpoint",
+        regional: true,
+        calls: &[call("DescribeVpcEndpoints", "ec2:DescribeVpcEndpoints")],
+        schema: schema::vpc_endpoint,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| {
+            describe(
+                t,
+                t.client
+                    .describe_vpc_endpoints()
+                    .max_results(t.page(1000))
+                    .into_paginator()
+                    .send(),
+                |p| owned(p.vpc_endpoints(), ec2::VpcEndpoint::owner_id),
+                ec2::VpcEndpoint::vpc_endpoint_id,
+                network::vpc_endpoint,
+            )
+        },
+    },
+    // The region's entry in DescribeRegions plus its EBS defaults.
+    AwsType {
+        name: "aws:ec2:region",
+        regional: true,
+        calls: &[
+            DESCRIBE_REGIONS,
+            call("GetEbsEncryptionByDefault", "ec2:GetEbsEncryptionByDefault"),
+            call("GetEbsDefaultKmsKeyId", "ec2:GetEbsDefaultKmsKeyId"),
+        ],
+        schema: schema::region,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(compute::region(t)),
+    },
+    AwsType {
+        name: "aws:s3:bucket",
+        regional: false,
+        calls: &[
+            call("ListBuckets", "s3:ListAllMyBuckets"),
+            call("GetBucketLocation", "s3:GetBucketLocation"),
+        ],
+        schema: schema::bucket,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(s3::buckets(t)),
+    },
+    // The account-level public access block (S3 Control), for the account STS names.
+    AwsType {
+        name: "aws:s3:account",
+        regional: false,
+        calls: &[
+            call("GetCallerIdentity", "sts:GetCallerIdentity"),
+            call("GetPublicAccessBlock", "s3:GetAccountPublicAccessBlock"),
+        ],
+        schema: schema::account,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(account::collect(t)),
+    },
+];
+
+/// Members that cost a call per resource, made only when a rule reads them.
+pub const MEMBERS: &[AwsMember] = &[
+    AwsMember {
+        type_name: "aws:s3:bucket",
+        member: "versioning",
+        call: call("GetBucketVersioning", "s3:GetBucketVersioning"),
+        #[cfg(feature = "collect")]
+        fetch: S3(|o| {
+            s3::setting(
+                o,
+                o.client.get_bucket_versioning().bucket(o.id).send(),
+                s3::versioning,
+            )
+        }),
+    },
+    AwsMember {
+        type_name: "aws:s3:bucket",
+        member: "encryption",
+        call: call("GetBucketEncryption", "s3:GetEncryptionConfiguration"),
+        #[cfg(feature = "collect")]
+        fetch: S3(|o| {
+            s3::setting(
+                o,
+                o.client.get_bucket_encryption().bucket(o.id).send(),
+                s3::encryption,
+            )
+        }),
+    },
+    AwsMember {
+        type_name: "aws:s3:bucket",
+        member: "logging",
+        call: call("GetBucketLogging", "s3:GetBucketLogging"),
+        #[cfg(feature = "collect")]
+        fetch: S3(|o| {
+            s3::setting(
+                o,
+                o.client.get_bucket_logging().bucket(o.id).send(),
+                s3::logging,
+            )
+        }),
+    },
+    AwsMember {
+        type_name: "aws:s3:bucket",
+        member: "public_access_block",
+        call: call("GetPublicAccessBlock", "s3:GetBucketPublicAccessBlock"),
+        #[cfg(feature = "collect")]
+        fetch: S3(|o| {
+            s3::setting(
+                o,
+                o.client.get_public_access_block().bucket(o.id).send(),
+                s3::public_access_block,
+            )
+        }),
+    },
+    AwsMember {
+        type_name: "aws:s3:bucket",
+        member: "policy",
+        call: call("GetBucketPolicy", "s3:GetBucketPolicy"),
+        #[cfg(feature = "collect")]
+        fetch: S3(|o| {
+            s3::setting(
+                o,
+                o.client.get_bucket_policy().bucket(o.id).send(),
+                s3::policy,
+            )
+        }),
+    },
+    AwsMember {
+        type_name: "aws:s3:bucket",
+        member: "policy_status",
+        call: call("GetBucketPolicyStatus", "s3:GetBucketPolicyStatus"),
+        #[cfg(feature = "collect")]
+        fetch: S3(|o| {
+            s3::setting(
+                o,
+                o.client.get_bucket_policy_status().bucket(o.id).send(),
+                s3::policy_status,
+            )
+        }),
+    },
+    AwsMember {
+        type_name: "aws:s3:bucket",
+        member: "acl",
+        call: call("GetBucketAcl", "s3:GetBucketAcl"),
+        #[cfg(feature = "collect")]
+        fetch: S3(|o| s3::setting(o, o.client.get_bucket_acl().bucket(o.id).send(), s3::acl)),
+    },
+    AwsMember {
+        type_name: "aws:s3:bucket",
+        member: "ownership_controls",
+        call: call(
+            "GetBucketOwnershipControls",
+            "s3:GetBucketOwnershipControls",
+        ),
+        #[cfg(feature = "collect")]
+        fetch: S3(|o| {
+            s3::setting(
+                o,
+                o.client.get_bucket_ownership_controls().bucket(o.id).send(),
+                s3::ownership_controls,
+            )
+        }),
+    },
+    AwsMember {
+        type_name: "aws:s3:bucket",
+        member: "tags",
+        call: call("GetBucketTagging", "s3:GetBucketTagging"),
+        // No tag set is an empty map, not null.
+        #[cfg(feature = "collect")]
+        fetch: S3(|o| {
+            Box::pin(async move {
+                let tags = o.client.get_bucket_tagging().bucket(o.id).send();
+                let v = s3::setting(o, tags, s3::tags).await?;
+                Ok(if v.is_null() {
+                    Json::Object(Map::new())
+                } else {
+                    v
+                })
+            })
+        }),
+    },
+    AwsMember {
+        type_name: "aws:ec2:snapshot",
+        member: "create_volume_permissions",
+        call: call("DescribeSnapshotAttribute", "ec2:DescribeSnapshotAttribute"),
+        #[cfg(feature = "collect")]
+        fetch: Ec2(|o| Box::pin(compute::create_volume_permissions(o))),
+    },
+];
+
+// Reading the owner ids of a reverse link from the other side's properties.
+
+/// A string property.
+fn field(p: &Map<String, Json>, name: &str) -> Vec<String> {
+    p.get(name)
+        .and_then(Json::as_str)
+        .map(str::to_string)
+        .into_iter()
+        .collect()
+}
+
+/// A list of strings.
+fn strings(p: &Map<String, Json>, name: &str) -> Vec<String> {
+    p.get(name)
+        .and_then(Json::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Json::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A string property of each object of a list.
+fn nested(p: &Map<String, Json>, list: &str, name: &str) -> Vec<String> {
+    p.get(list)
+        .and_then(Json::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|i| i.get(name).and_then(Json::as_str).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A flow log's `resource_id` when it is of the kind `prefix` names.
+fn flow_log_target(p: &Map<String, Json>, prefix: &str) -> Vec<String> {
+    field(p, "resource_id")
+        .into_iter()
+        .filter(|id| id.starts_with(prefix))
+        .collect()
+}
