@@ -9,6 +9,7 @@
 //! `snapshots/` beside this file, named `it__MODULE__NAME.snap`.
 
 mod audit_examples;
+// Live collection against moto: needs the live AWS collector (default feature `live-aws`).
 #[cfg(feature = "live-aws")]
 mod aws_moto;
 mod baseline;
