@@ -396,7 +396,7 @@ fn a_permission_error_names_the_path() {
             .uid(65534)
             .gid(65534);
     }
-    let out = cmd.output().unwrap();
+    let out = crate::output_of_fresh_copy(&mut cmd).unwrap();
     assert_eq!(code(&out), 2);
     assert_eq!(
         stderr(&out),

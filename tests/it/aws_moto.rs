@@ -3,12 +3,17 @@
 //! `AWS_ENDPOINT_URL` pointing at it, and check verdicts, pagination, errors, the saved
 //! inventory round trip and rule-driven collection.
 //!
-//! moto comes from `CLOUDSPEC_MOTO_SERVER` (set by `.ci/run`) or `moto_server` on PATH.
-//! Without it the tests are skipped with a notice, except under CI (env `CI`), where they fail.
+//! moto comes from `CLOUDSPEC_MOTO_SERVER` (set by `.ci/run`) or `moto_server` on PATH,
+//! and must be older than 5.2: 5.2's S3 answers (GetBucketVersioning) are rejected by the
+//! Rust SDK. Without a usable moto (none found, 5.2 or newer, or a version that cannot be
+//! read) the tests say why on stderr and pass without running, except under CI (env `CI`),
+//! where they fail: a newcomer's `cargo test` is not red for want of the right moto.
 
+use std::io::Write as _;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use cloudspec::model::schema::{Member, MemberType};
@@ -18,27 +23,36 @@ use serde_json::Value;
 struct Moto {
     child: Child,
     port: u16,
+    /// Runs `seed.py` (boto3).
+    python: PathBuf,
 }
 
 impl Moto {
-    /// Starts moto, or `None` (skip) when it is not installed outside CI.
+    /// Starts moto, or `None` (skip) when no usable moto is installed, outside CI.
     fn start() -> Option<Moto> {
-        let Some(binary) = moto_binary() else {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "moto is required under CI: set CLOUDSPEC_MOTO_SERVER (see .ci/run)"
-            );
-            eprintln!("notice: moto_server not found (set CLOUDSPEC_MOTO_SERVER); skipping");
-            return None;
+        let install = match usable_moto() {
+            Ok(install) => install,
+            Err(reason) => {
+                assert!(
+                    !on_ci(),
+                    "a usable moto is required under CI: {reason}; .ci/run installs one (CLOUDSPEC_MOTO_SERVER)"
+                );
+                skip_notice(reason);
+                return None;
+            }
         };
         let port = free_port();
-        let child = Command::new(binary)
+        let child = Command::new(&install.server)
             .args(["-H", "127.0.0.1", "-p", &port.to_string()])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("moto_server starts");
-        let moto = Moto { child, port };
+        let moto = Moto {
+            child,
+            port,
+            python: install.python.clone(),
+        };
         moto.wait_until_ready();
         Some(moto)
     }
@@ -60,7 +74,7 @@ impl Moto {
 
     /// Seeds the account; returns seed.py's summary.
     fn seed(&self, args: &[&str]) -> Value {
-        let out = Command::new(python())
+        let out = Command::new(&self.python)
             .arg(fixtures().join("seed.py"))
             .arg(self.endpoint())
             .args(args)
@@ -114,18 +128,143 @@ impl Drop for Moto {
     }
 }
 
-fn moto_binary() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("CLOUDSPEC_MOTO_SERVER") {
-        return Some(PathBuf::from(path));
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("moto_server"))
-        .find(|p| p.is_file())
+/// `CI` set (and not empty or `false`), as CI services set it: missing tools fail there.
+fn on_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false")
 }
 
-fn python() -> PathBuf {
-    std::env::var_os("CLOUDSPEC_PYTHON").map_or_else(|| PathBuf::from("python3"), PathBuf::from)
+/// A moto install the tests can use.
+struct MotoInstall {
+    server: PathBuf,
+    /// `CLOUDSPEC_PYTHON`, else the interpreter that runs `server` (moto needs boto3, so
+    /// that interpreter has it).
+    python: PathBuf,
+}
+
+/// The moto to use, or why there is none; found once per test process.
+fn usable_moto() -> Result<&'static MotoInstall, &'static str> {
+    static FOUND: OnceLock<Result<MotoInstall, String>> = OnceLock::new();
+    FOUND
+        .get_or_init(find_moto)
+        .as_ref()
+        .map_err(String::as_str)
+}
+
+fn find_moto() -> Result<MotoInstall, String> {
+    let (server, origin) = match std::env::var_os("CLOUDSPEC_MOTO_SERVER") {
+        Some(path) => (PathBuf::from(path), "from CLOUDSPEC_MOTO_SERVER"),
+        None => {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            let found = std::env::split_paths(&path)
+                .map(|dir| dir.join("moto_server"))
+                .find(|p| p.is_file());
+            let Some(server) = found else {
+                return Err("no moto_server on PATH and CLOUDSPEC_MOTO_SERVER unset".into());
+            };
+            (server, "on PATH")
+        }
+    };
+    let interpreter = interpreter_of(&server);
+    // `moto_server` has no --version: ask its interpreter.
+    let version = Command::new(&interpreter)
+        .args(["-c", "import moto; print(moto.__version__)"])
+        .stderr(Stdio::null())
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string());
+    let Some(version) = version else {
+        return Err(format!(
+            "cannot read the version of the moto {origin} ({}) with {}",
+            server.display(),
+            interpreter.display()
+        ));
+    };
+    if !older_than_5_2(&version) {
+        return Err(format!(
+            "moto {version} {origin} ({}) breaks the Rust SDK's S3 calls",
+            server.display()
+        ));
+    }
+    let python = std::env::var_os("CLOUDSPEC_PYTHON").map_or(interpreter, PathBuf::from);
+    Ok(MotoInstall { server, python })
+}
+
+/// The Python that runs the `moto_server` script: the interpreter its `#!` line names
+/// (pip writes the environment's interpreter there, directly or through `env`, or for a
+/// path too long for `#!` in an `exec` line under `#!/bin/sh`); else `python3` on PATH,
+/// which is also what a version manager's shim (pyenv's, a bash script) runs.
+fn interpreter_of(script: &Path) -> PathBuf {
+    let head = std::fs::read(script).unwrap_or_default();
+    let head = String::from_utf8_lossy(&head[..head.len().min(1024)]).into_owned();
+    let mut lines = head.lines();
+    let is_python = |p: &str| {
+        Path::new(p)
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("python"))
+    };
+    if let Some(line) = lines.next().and_then(|l| l.strip_prefix("#!")) {
+        let mut words = line.split_whitespace();
+        let mut program = words.next().unwrap_or_default();
+        if program.ends_with("/env") {
+            program = words.find(|w| !w.starts_with('-')).unwrap_or_default();
+        }
+        if is_python(program) {
+            return PathBuf::from(program);
+        }
+    }
+    // pip's long-path launcher: `'''exec' "/path/to/python" "$0" "$@"`.
+    let exec_line = lines.next().and_then(|l| l.strip_prefix("'''exec' \""));
+    if let Some((program, _)) = exec_line.and_then(|rest| rest.split_once('"')) {
+        if is_python(program) {
+            return PathBuf::from(program);
+        }
+    }
+    PathBuf::from("python3")
+}
+
+/// Whether a moto version (`5.1.22`, `5.2.0.dev3`) is below 5.2; unreadable is not.
+fn older_than_5_2(version: &str) -> bool {
+    let mut parts = version.split('.').map(|p| {
+        p.chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+    });
+    let mut next = || parts.next().and_then(|p| p.parse::<u32>().ok());
+    match (next(), next()) {
+        (Some(major), Some(minor)) => (major, minor) < (5, 2),
+        _ => false,
+    }
+}
+
+/// Says once per test process why the moto tests do not run: on stderr past the test
+/// harness's capture (`eprintln!` is captured, and a test that returns early reports `ok`).
+fn skip_notice(reason: &str) {
+    static SAID: OnceLock<()> = OnceLock::new();
+    SAID.get_or_init(|| {
+        let _ = writeln!(
+            std::io::stderr(),
+            "aws_moto: skipped: {reason}; install 'moto[server]<5.2' or run bash .ci/run"
+        );
+    });
+}
+
+#[test]
+fn moto_versions_below_5_2_are_usable() {
+    for version in ["5.1.22", "5.1.20", "4.2.14", "5.1.22.post1"] {
+        assert!(older_than_5_2(version), "{version}");
+    }
+    for version in [
+        "5.2.1",
+        "5.2.0",
+        "5.2.0.dev3",
+        "5.10.0",
+        "6.0.0",
+        "",
+        "five",
+    ] {
+        assert!(!older_than_5_2(version), "{version}");
+    }
 }
 
 fn free_port() -> u16 {

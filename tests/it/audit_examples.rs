@@ -124,7 +124,7 @@ fn run_example_command(command: &str) -> (i32, tempfile::TempDir) {
         use std::os::unix::process::CommandExt as _;
         cmd.uid(65534).gid(65534);
     }
-    let out = cmd.output().unwrap();
+    let out = crate::output_of_fresh_copy(&mut cmd).unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         !stderr.contains("\"level\":\"ERROR\"") && !stderr.contains("error:"),
