@@ -16,6 +16,7 @@ mod baseline;
 mod cli_docs;
 mod cli_hcl;
 mod cli_hcldec;
+mod cli_logging;
 mod cli_syntax;
 mod cli_test_cmd;
 mod conformance;
@@ -23,9 +24,13 @@ mod eval_budget;
 mod eval_threads;
 mod fmt;
 mod output_dir;
+mod plan;
 mod projection;
 mod proptest_eval;
 mod proptest_syntax;
+// Runs `cli::dispatch_with` in this process: its logging installs the (text) tracing
+// subscriber once, which only formats the in-process runs' own messages.
+mod provider_seam;
 mod report;
 mod rule_packs;
 mod security;

@@ -1,7 +1,7 @@
 //! One budget per evaluation (`cloudspec_hcl::budget`): work that each call kept within
 //! its own limits, repeated, is stopped for the whole run with one diagnostic. Limits are
 //! small here so the tests run fast; the command line uses the defaults
-//! (`tests/cli_hcl.rs` runs the bombs that exhaust memory against the real binary).
+//! (`tests/it/cli_hcl.rs` runs the bombs that exhaust memory against the real binary).
 
 use std::collections::BTreeMap;
 

@@ -1,12 +1,10 @@
 //! Loading: what the loaded inventory holds, the parallel reader against the serial one,
 //! saving to a file, and inputs that must fail without crashing.
 
-mod common;
-
 use std::path::Path;
 
+use crate::common::canonical;
 use cloudspec_model::{Inventory, LoadErrorKind, Value};
-use common::canonical;
 
 fn fixture(name: &str) -> Inventory {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

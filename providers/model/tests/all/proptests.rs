@@ -1,9 +1,7 @@
 //! Property tests: no input panics the loader, and generated inventories round-trip.
 
-mod common;
-
+use crate::common::canonical;
 use cloudspec_model::Inventory;
-use common::canonical;
 use proptest::prelude::*;
 use serde_json::{json, Value as Json};
 

@@ -7,10 +7,8 @@
 //! `UPDATE_EXPECTED=1 cargo test -p cloudspec-model --test fixtures` rewrites the expected
 //! files; review the diff.
 
-mod common;
-
+use crate::common::{canonical, check_expected, fixtures};
 use cloudspec_model::Inventory;
-use common::{canonical, check_expected, fixtures};
 
 fn file_name(path: &std::path::Path) -> String {
     path.file_name()
