@@ -17,11 +17,6 @@ use crate::model::{Inventory, Value};
 use crate::outcome::{AppliedWaiver, ResourceOutcome, RunOutcome, WaiverSummary};
 use crate::waivers::{self, Waiver};
 
-/// The environment variable that sets the run's "now" (RFC 3339), for reproducible
-/// waiver expiry and output-dir names; the clock otherwise.
-/// Test hook (debug builds only): the run's time, as `--now` gives it.
-pub(super) const NOW_VAR: &str = "CLOUDSPEC_NOW";
-
 /// The waiver file and baseline of a run, read and parsed.
 #[derive(Debug, Default)]
 pub(super) struct Audit {
@@ -82,26 +77,20 @@ impl Audit {
     }
 }
 
-/// The run's "now": `--now` (RFC 3339) when given, else the clock. Debug builds (the
-/// tests) also read the `CLOUDSPEC_NOW` hook; a release build never does.
+/// The run's "now": `--now` (RFC 3339) when given, else the clock.
 pub(super) fn now(given: Option<&str>) -> Result<DateTime<Utc>, u8> {
-    if let Some(text) = given {
-        return parse_now(text, "--now");
+    match given {
+        Some(text) => parse_now(text),
+        None => Ok(Utc::now()),
     }
-    if cfg!(debug_assertions) {
-        if let Ok(text) = std::env::var(NOW_VAR) {
-            return parse_now(&text, NOW_VAR);
-        }
-    }
-    Ok(Utc::now())
 }
 
-fn parse_now(text: &str, what: &str) -> Result<DateTime<Utc>, u8> {
+fn parse_now(text: &str) -> Result<DateTime<Utc>, u8> {
     DateTime::parse_from_rfc3339(text.trim())
         .map(|t| t.with_timezone(&Utc))
         .map_err(|e| {
             fail(&format!(
-                "{what} is \"{}\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): {e}",
+                "--now is \"{}\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): {e}",
                 cloudspec_model::input::escape_control(&cloudspec_model::input::truncate_chars(
                     text, 60
                 ))

@@ -89,6 +89,8 @@ pub(super) fn hcldec(args: HcldecArgs) -> u8 {
         width: 80,
     };
     let outcome = cmd::run(&opts, &FileSystem);
+    // hcldec's diagnostics are HashiCorp's tool's own output, byte for byte (text, or the
+    // `--diags json` document): written as they are, like a report, not as log events.
     if !outcome.stderr.is_empty() {
         let mut stderr = std::io::stderr().lock();
         let _ = stderr.write_all(outcome.stderr.as_bytes());

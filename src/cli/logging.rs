@@ -5,7 +5,7 @@
 //! Everything the CLI tells the user outside a report goes through `tracing`, so both
 //! formats carry it. The filter is `error,cloudspec=info` (and cloudspec's other crates), or the `CLOUDSPEC_LOG`
 //! environment variable: a level for cloudspec's crates (`debug`), or tracing-subscriber's
-//! `EnvFilter` syntax (`aws_smithy_runtime=debug`).
+//! `EnvFilter` directives added to the default (`aws_smithy_runtime=debug`).
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -18,23 +18,26 @@ use tracing_subscriber::EnvFilter;
 
 /// The filter for a `CLOUDSPEC_LOG` value: a bare level (`debug`) applies to cloudspec's own
 /// crates only (the AWS SDK's debug output is not what a user asking for cloudspec's is
-/// after); anything else is tracing-subscriber's `EnvFilter` syntax as written
-/// (`aws_smithy_runtime=debug`).
+/// after); anything else is tracing-subscriber's `EnvFilter` syntax, added to the default
+/// filter (`aws_smithy_runtime=debug` adds the SDK's debug output and keeps cloudspec's
+/// messages). What a command tells the user in the end ([`say`]) is never filtered out.
 fn filter_for(value: &str) -> String {
     let value = value.trim();
-    if value.contains(['=', ',']) {
-        return value.to_string();
-    }
-    [
-        "cloudspec",
-        "cloudspec_aws",
-        "cloudspec_model",
-        "cloudspec_hcl",
-    ]
-    .iter()
-    .fold("error".to_string(), |acc, krate| {
-        format!("{acc},{krate}={value}")
-    })
+    let filter = if value.contains(['=', ',']) {
+        format!("{DEFAULT_FILTER},{value}")
+    } else {
+        [
+            "cloudspec",
+            "cloudspec_aws",
+            "cloudspec_model",
+            "cloudspec_hcl",
+        ]
+        .iter()
+        .fold("error".to_string(), |acc, krate| {
+            format!("{acc},{krate}={value}")
+        })
+    };
+    format!("{filter},{SAY}=info")
 }
 
 /// Whether logs are JSON lines; set once by [`init`].
@@ -144,17 +147,17 @@ fn level_word(level: Level) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::filter_for;
+    use super::{filter_for, DEFAULT_FILTER};
 
     #[test]
     fn a_bare_level_is_for_cloudspec_only() {
         assert_eq!(
             filter_for("debug"),
-            "error,cloudspec=debug,cloudspec_aws=debug,cloudspec_model=debug,cloudspec_hcl=debug"
+            "error,cloudspec=debug,cloudspec_aws=debug,cloudspec_model=debug,cloudspec_hcl=debug,cloudspec::say=info"
         );
         assert_eq!(
             filter_for("aws_smithy_runtime=debug"),
-            "aws_smithy_runtime=debug"
+            format!("{DEFAULT_FILTER},aws_smithy_runtime=debug,cloudspec::say=info")
         );
     }
 }

@@ -89,9 +89,10 @@ impl Registry {
         self
     }
 
-    /// The names of the providers, in order.
-    pub fn names(&self) -> Vec<&str> {
-        self.sources.iter().map(|s| s.provider.name()).collect()
+    /// The names of the providers that declare resource schemas (`aws`), in order: what
+    /// `validate --provider` accepts.
+    pub fn providers_with_schemas(&self) -> Vec<String> {
+        self.schemas().into_iter().map(|s| s.provider).collect()
     }
 
     /// The schemas every provider declares: what specs are checked against when no

@@ -32,18 +32,14 @@ pub(super) fn validate(args: ValidateArgs, registry: &Registry) -> u8 {
     let color = use_color(&args.color, std::io::stderr().is_terminal());
     let schemas: Vec<SchemaSet> = match args.provider.as_deref() {
         None => Vec::new(),
-        Some(provider) if !registry.names().contains(&provider) => {
-            return super::fail(&format!(
-                "--provider {}: unknown provider (this build knows {})",
-                cloudspec_model::input::escape_control(provider),
-                registry.names().join(", ")
-            ));
-        }
         Some(provider) => match registry.schemas_of(provider) {
             Some(set) => vec![set],
             None => {
-                tracing::warn!("no resource schemas are known for provider \"{provider}\"; member names are not checked");
-                Vec::new()
+                return super::fail(&format!(
+                    "--provider {}: no resource schemas are known for this provider (this build knows {})",
+                    cloudspec_model::input::escape_control(provider),
+                    registry.providers_with_schemas().join(", ")
+                ));
             }
         },
     };

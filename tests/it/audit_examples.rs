@@ -117,7 +117,7 @@ fn run_example_command(command: &str) -> (i32, tempfile::TempDir) {
         .args(&args)
         .arg("--inventory")
         .arg(&inventory)
-        .env("CLOUDSPEC_NOW", NOW)
+        .args(["--now", NOW])
         .env("NO_COLOR", "1");
     let as_root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
     if as_root {
@@ -326,8 +326,9 @@ fn the_example_waiver_file_is_valid() {
             "examples/deploy/waivers.yaml",
             "--format",
             "json",
+            "--now",
+            NOW,
         ])
-        .env("CLOUDSPEC_NOW", NOW)
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");

@@ -16,7 +16,6 @@ fn cloudspec(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .current_dir(dir)
         .args(args)
         .env("NO_COLOR", "1")
-        .env("CLOUDSPEC_NOW", "2026-11-23T07:15:00Z")
         .env_remove("CLOUDSPEC_LOG")
         .output()
         .expect("the binary runs");
@@ -71,6 +70,7 @@ impl Drifted {
     fn run(&self, args: &[&str]) -> (i32, String, String) {
         let mut all = vec!["run", "spec.cloudspec", "--inventory"];
         all.extend_from_slice(args);
+        all.extend_from_slice(&["--now", "2026-11-23T07:15:00Z"]);
         cloudspec(self.path(), &all)
     }
 }

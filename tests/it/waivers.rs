@@ -20,8 +20,8 @@ fn run_at(now: &str, args: &[&str]) -> (i32, String, String) {
         .current_dir(fixtures())
         .args(["run", "spec.cloudspec", "--inventory", "inventory.json"])
         .args(args)
+        .args(["--now", now])
         .env("NO_COLOR", "1")
-        .env("CLOUDSPEC_NOW", now)
         .env_remove("CLOUDSPEC_LOG")
         .output()
         .expect("the binary runs");
@@ -245,7 +245,7 @@ fn a_bad_now_is_an_error() {
     assert_eq!(status, 2);
     assert!(
         stderr.starts_with(
-            "error: CLOUDSPEC_NOW is \"yesterday\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): "
+            "error: --now is \"yesterday\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): "
         ),
         "{stderr}"
     );

@@ -173,12 +173,11 @@ pub fn merge(mut parts: Vec<Part>) -> Result<Inventory, MergeError> {
         None
     };
     builder.set_provider(provider);
-    builder.set_collected_at(
+    builder.set_collected_at(earliest(
         parts
             .iter()
-            .filter_map(|p| p.inventory.collected_at.clone())
-            .min(),
-    );
+            .filter_map(|p| p.inventory.collected_at.as_deref()),
+    ));
     let mut owner: Vec<usize> = Vec::new();
     for (n, part) in parts.iter().enumerate() {
         let from = &part.inventory.interner;
@@ -211,8 +210,29 @@ pub fn merge(mut parts: Vec<Part>) -> Result<Inventory, MergeError> {
         for error in &part.inventory.errors {
             builder.push_error(error.clone());
         }
+        // References under properties a projected load dropped: still listed when no
+        // source holds their target.
+        let dropped: Vec<Box<str>> = part
+            .inventory
+            .dangling_refs()
+            .iter()
+            .map(|r| Box::from(r.as_str()))
+            .collect();
+        builder.note_dropped_refs(dropped);
     }
     Ok(builder.finish())
+}
+
+/// The earliest of RFC 3339 times, compared as instants (offsets and fractions apply); a
+/// time that does not parse comes after every one that does.
+fn earliest<'a>(times: impl Iterator<Item = &'a str>) -> Option<String> {
+    times
+        .min_by_key(|t| {
+            chrono::DateTime::parse_from_rfc3339(t)
+                .map(|d| (0, d.timestamp(), d.timestamp_subsec_nanos()))
+                .unwrap_or((1, 0, 0))
+        })
+        .map(str::to_string)
 }
 
 fn object(from: &Object, names: &Interner, to: &mut Interner) -> Object {
@@ -299,6 +319,36 @@ mod tests {
             err.to_string(),
             "resource t:a:x/1 comes from two sources, inventory inv.json and tiny: a (type, id) must be unique in a run"
         );
+    }
+
+    #[test]
+    fn the_earliest_time_is_compared_as_an_instant() {
+        let times = ["2026-11-22T07:00:00Z", "2026-11-22T08:30:00+02:00", "soon"];
+        assert_eq!(
+            earliest(times.into_iter()).as_deref(),
+            Some("2026-11-22T08:30:00+02:00")
+        );
+    }
+
+    #[test]
+    fn dangling_references_of_a_part_stay_dangling_unless_another_part_holds_them() {
+        let a = inventory(&[
+            ("t:a:x", "1", Some("t:b:y/2")),
+            ("t:a:x", "3", Some("t:c:z/9")),
+        ]);
+        let b = inventory(&[("t:b:y", "2", None)]);
+        let merged = merge(vec![
+            Part {
+                label: "a".into(),
+                inventory: a,
+            },
+            Part {
+                label: "b".into(),
+                inventory: b,
+            },
+        ])
+        .unwrap();
+        assert_eq!(merged.dangling_refs(), ["t:c:z/9"]);
     }
 
     #[test]

@@ -246,9 +246,13 @@ fn now_rfc3339() -> String {
         .unwrap_or_default()
 }
 
-/// `CLOUDSPEC_AWS_PAGE_SIZE`: a smaller `MaxResults` for paginated calls (testing
-/// pagination); clamped to the 5..=1000 AWS accepts. Default: the largest page.
+/// `CLOUDSPEC_AWS_PAGE_SIZE`: a smaller `MaxResults` for paginated calls (a test hook for
+/// pagination, read by debug builds only); clamped to the 5..=1000 AWS accepts. Default:
+/// the largest page.
 fn page_size() -> i32 {
+    if !cfg!(debug_assertions) {
+        return 1000;
+    }
     std::env::var("CLOUDSPEC_AWS_PAGE_SIZE")
         .ok()
         .and_then(|v| v.parse::<i32>().ok())
