@@ -170,11 +170,26 @@ pub struct Predicate {
     pub span: Span,
 }
 
-/// Every predicate of the language. Synonyms map to one kind; the predicate table
-/// (`crate::predicates`) holds one row per kind with its spellings, operands, meaning,
-/// test and messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PredicateKind {
+/// Declares [`PredicateKind`] and [`PredicateKind::ALL`] from one list, so the list of
+/// every kind cannot miss one.
+macro_rules! predicate_kinds {
+    ($($(#[$doc:meta])* $kind:ident,)*) => {
+        /// Every predicate of the language. Synonyms map to one kind; the predicate table
+        /// (`crate::predicates`) holds one row per kind with its spellings, operands,
+        /// meaning, test and messages.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum PredicateKind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        impl PredicateKind {
+            /// Every kind, in declaration order (the order of the predicate table's rows).
+            pub const ALL: &'static [PredicateKind] = &[$(PredicateKind::$kind,)*];
+        }
+    };
+}
+
+predicate_kinds! {
     Null,
     NotNull,
     Eq,
