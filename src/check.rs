@@ -279,6 +279,7 @@ fn applies_adjective(applies: Applies) -> &'static str {
         Applies::String => "a string",
         Applies::IpString => "an IP",
         Applies::Bool => "a boolean",
+        Applies::Timestamp => "a timestamp",
     }
 }
 

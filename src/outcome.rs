@@ -50,6 +50,9 @@ pub struct RunOutcome {
     pub specs: Vec<SpecOutcome>,
     /// The inventory's `collected_at`, when it had one.
     pub collected_at: Option<String>,
+    /// The reference time time predicates were judged against (RFC 3339, UTC, `Z`), when a
+    /// rule uses one (report.md: `"now"`).
+    pub now: Option<String>,
     /// Warnings met while evaluating (dangling references...), for the console and logs.
     pub warnings: Vec<String>,
     /// What the scheduled-audit steps (waivers, baseline) added to the run.

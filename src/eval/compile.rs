@@ -64,7 +64,13 @@ fn statement(s: &Statement, context: Quantifier, interner: &Interner, source: &s
     let quantifier = s.quantifier.as_ref().map(|q| q.value).unwrap_or(context);
     let inner = match quantifier {
         Quantifier::Every => Quantifier::Every,
-        Quantifier::Any | Quantifier::No => Quantifier::Any,
+        // Counting quantifiers: the statements inside take the `any` context, as under
+        // `no` (language.md).
+        Quantifier::Any
+        | Quantifier::No
+        | Quantifier::AtLeast(_)
+        | Quantifier::AtMost(_)
+        | Quantifier::Exactly(_) => Quantifier::Any,
     };
     let tail = match &s.tail {
         Tail::Nested(body) => CTail::Nested(statements(body, inner, interner, source)),

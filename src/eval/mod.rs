@@ -101,6 +101,35 @@ pub fn evaluate_with_limits(
     threads: usize,
     limits: Limits,
 ) -> RunOutcome {
+    evaluate_at(specs, inventory, threads, limits, reference_time(inventory))
+}
+
+/// The reference time ("now") of time predicates when the caller gives none: the
+/// inventory's `collected_at`, else the clock (language.md). Nanoseconds since the Unix
+/// epoch.
+pub fn reference_time(inventory: &Inventory) -> i128 {
+    inventory
+        .collected_at
+        .as_deref()
+        .and_then(crate::predicates::parse_instant)
+        .unwrap_or_else(|| {
+            let now = chrono::Utc::now();
+            i128::from(now.timestamp()) * 1_000_000_000 + i128::from(now.timestamp_subsec_nanos())
+        })
+}
+
+/// [`evaluate_with_limits`] with the reference time of time predicates given (`--now`),
+/// nanoseconds since the Unix epoch. The outcome's `now` records it (RFC 3339, UTC) when a
+/// rule uses a time predicate.
+pub fn evaluate_at(
+    specs: &[SpecInput<'_>],
+    inventory: &Inventory,
+    threads: usize,
+    limits: Limits,
+    now: i128,
+) -> RunOutcome {
+    // SKELETON (#20): compile time predicates against `now`; set `RunOutcome::now`.
+    let _ = now;
     let mut failed: HashMap<&str, Vec<&CollectionError>> = HashMap::new();
     for error in &inventory.errors {
         failed
@@ -148,6 +177,7 @@ pub fn evaluate_with_limits(
     RunOutcome {
         specs,
         collected_at: inventory.collected_at.clone(),
+        now: None,
         warnings,
         audit: Default::default(),
     }

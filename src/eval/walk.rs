@@ -244,6 +244,8 @@ impl Acc {
         match self.quantifier {
             Quantifier::Every => self.all == Truth::False,
             Quantifier::Any | Quantifier::No => self.any == Truth::True,
+            // SKELETON (#20): counting quantifiers are evaluated by the interval rule.
+            Quantifier::AtLeast(_) | Quantifier::AtMost(_) | Quantifier::Exactly(_) => false,
         }
     }
 
@@ -252,6 +254,10 @@ impl Acc {
             Quantifier::Every => self.all,
             Quantifier::Any => self.any,
             Quantifier::No => self.any.not(),
+            // SKELETON (#20): counting quantifiers are evaluated by the interval rule.
+            Quantifier::AtLeast(_) | Quantifier::AtMost(_) | Quantifier::Exactly(_) => {
+                Truth::Unknown
+            }
         }
     }
 }

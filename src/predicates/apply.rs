@@ -21,6 +21,63 @@ pub(crate) enum Operand {
     Text(String),
     Address(IpAddr),
     Network(IpNetwork),
+    /// A point in time (nanoseconds since the Unix epoch) and how the rule wrote it:
+    /// `older than 90 days` compiles to now minus 90 days with the text `90 days`;
+    /// `before "2026-01-01"` to that midnight UTC with the text `"2026-01-01"`.
+    Instant {
+        at: i128,
+        text: String,
+    },
+    /// A regular expression, compiled once per rule.
+    Pattern(Pattern),
+}
+
+/// A compiled regular expression; two are equal when their sources are.
+#[derive(Debug, Clone)]
+pub(crate) struct Pattern(pub regex::Regex);
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.as_str() == other.0.as_str()
+    }
+}
+
+/// A timestamp as the time predicates read it: an RFC 3339 timestamp with `Z` or an offset,
+/// or a `YYYY-MM-DD` date taken as midnight UTC; nanoseconds since the Unix epoch.
+pub fn parse_instant(text: &str) -> Option<i128> {
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(text) {
+        return Some(
+            i128::from(t.timestamp()) * 1_000_000_000 + i128::from(t.timestamp_subsec_nanos()),
+        );
+    }
+    if text.len() == 10 {
+        let date = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
+        let midnight = date.and_hms_opt(0, 0, 0)?.and_utc();
+        return Some(i128::from(midnight.timestamp()) * 1_000_000_000);
+    }
+    None
+}
+
+/// Compares a timestamp value with an instant operand: a value that is not a string, or a
+/// string that is not a timestamp, fails naming the type found.
+pub(super) fn instant(value: &Value, operand: &Operand, cmp: fn(i128, i128) -> bool) -> Test {
+    match (value, operand) {
+        (Value::Str(s), Operand::Instant { at, .. }) => match parse_instant(s) {
+            Some(t) => Test::from(Truth::from(cmp(t, *at))),
+            None => Test::Fails(Why::WrongType),
+        },
+        (Value::Str(_), _) => Test::Fails(Why::Mismatch),
+        _ => Test::Fails(Why::WrongType),
+    }
+}
+
+/// Searches a string value for a pattern (`matching`), or for its absence.
+pub(super) fn pattern(value: &Value, operand: &Operand, found: bool) -> Test {
+    match (value, operand) {
+        (Value::Str(s), Operand::Pattern(p)) => Test::from(Truth::from(p.0.is_match(s) == found)),
+        (Value::Str(_), _) => Test::Fails(Why::Mismatch),
+        _ => Test::Fails(Why::WrongType),
+    }
 }
 
 /// Why a predicate failed on a present value.
@@ -75,6 +132,8 @@ pub(super) fn operand_text(operand: &Operand) -> String {
         Operand::Text(s) => serde_json::Value::String(s.clone()).to_string(),
         Operand::Address(ip) => ip.to_string(),
         Operand::Network(net) => net.to_string(),
+        Operand::Instant { text, .. } => text.clone(),
+        Operand::Pattern(p) => serde_json::Value::String(p.0.as_str().to_string()).to_string(),
     }
 }
 

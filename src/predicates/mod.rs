@@ -17,12 +17,13 @@
 mod apply;
 mod compare;
 
-pub(crate) use apply::{Operand, Test, Why};
+pub use apply::parse_instant;
+pub(crate) use apply::{Operand, Pattern, Test, Why};
 pub(crate) use compare::Lit;
 
 use apply::{
-    between, boolean, eq, family, in_network, ip_order, number, operand_text, string, text, within,
-    Order,
+    between, boolean, eq, family, in_network, instant, ip_order, number, operand_text, pattern,
+    string, text, within, Order,
 };
 
 use crate::model::Value;
@@ -47,6 +48,12 @@ pub enum Operands {
     IpAddress,
     /// A string holding a CIDR block (or a single address): `within network "10.0.0.0/8"`.
     Network,
+    /// A non-negative integer and a time unit: `older than 90 days`.
+    Duration,
+    /// A string holding an RFC 3339 timestamp or a `YYYY-MM-DD` date: `before "2026-01-01"`.
+    Timestamp,
+    /// A string holding a regular expression (Rust `regex` syntax): `matching "^prod-"`.
+    Pattern,
 }
 
 impl Operands {
@@ -69,6 +76,11 @@ impl Operands {
             Operands::List => "a list such as [\"a\", \"b\"]",
             Operands::IpAddress => "an IP address string such as \"10.0.0.1\"",
             Operands::Network => "a CIDR block string such as \"10.0.0.0/8\"",
+            Operands::Duration => "a whole number of days, hours or minutes such as 90 days",
+            Operands::Timestamp => {
+                "a timestamp string such as \"2026-11-22T07:00:00Z\" or a date such as \"2026-11-22\""
+            }
+            Operands::Pattern => "a regular expression string such as \"^prod-\"",
         }
     }
 }
@@ -81,6 +93,8 @@ pub enum Applies {
     String,
     IpString,
     Bool,
+    /// A string holding an RFC 3339 timestamp or a `YYYY-MM-DD` date.
+    Timestamp,
 }
 
 impl Applies {
@@ -92,6 +106,7 @@ impl Applies {
             Applies::String => "a string",
             Applies::IpString => "an IP address or CIDR block",
             Applies::Bool => "a boolean",
+            Applies::Timestamp => "a timestamp",
         }
     }
 }
@@ -418,6 +433,106 @@ pub const PREDICATES: &[PredicateDef] = &[
         on_null: false,
         test: |v, _| boolean(v, false),
         expected: |_| "false".into(),
+    },
+    PredicateDef {
+        kind: PredicateKind::OlderThan,
+        spellings: &["older than"],
+        operands: Operands::Duration,
+        meaning: "the timestamp is further in the past than a duration before now",
+        applies: Applies::Timestamp,
+        on_null: false,
+        test: |v, o| instant(v, o, |t, at| t < at),
+        expected: |o| format!("older than {}", operand_text(o)),
+    },
+    PredicateDef {
+        kind: PredicateKind::NotOlderThan,
+        spellings: &["not older than"],
+        operands: Operands::Duration,
+        meaning: "the timestamp is no further in the past than a duration before now",
+        applies: Applies::Timestamp,
+        on_null: false,
+        test: |v, o| instant(v, o, |t, at| t >= at),
+        expected: |o| format!("not older than {}", operand_text(o)),
+    },
+    PredicateDef {
+        kind: PredicateKind::NewerThan,
+        spellings: &["newer than"],
+        operands: Operands::Duration,
+        meaning: "the timestamp is more recent than a duration before now",
+        applies: Applies::Timestamp,
+        on_null: false,
+        test: |v, o| instant(v, o, |t, at| t > at),
+        expected: |o| format!("newer than {}", operand_text(o)),
+    },
+    PredicateDef {
+        kind: PredicateKind::NotNewerThan,
+        spellings: &["not newer than"],
+        operands: Operands::Duration,
+        meaning: "the timestamp is not more recent than a duration before now",
+        applies: Applies::Timestamp,
+        on_null: false,
+        test: |v, o| instant(v, o, |t, at| t <= at),
+        expected: |o| format!("not newer than {}", operand_text(o)),
+    },
+    PredicateDef {
+        kind: PredicateKind::Before,
+        spellings: &["before"],
+        operands: Operands::Timestamp,
+        meaning: "the timestamp is before a time or date",
+        applies: Applies::Timestamp,
+        on_null: false,
+        test: |v, o| instant(v, o, |t, at| t < at),
+        expected: |o| format!("before {}", operand_text(o)),
+    },
+    PredicateDef {
+        kind: PredicateKind::NotBefore,
+        spellings: &["not before"],
+        operands: Operands::Timestamp,
+        meaning: "the timestamp is not before a time or date",
+        applies: Applies::Timestamp,
+        on_null: false,
+        test: |v, o| instant(v, o, |t, at| t >= at),
+        expected: |o| format!("not before {}", operand_text(o)),
+    },
+    PredicateDef {
+        kind: PredicateKind::After,
+        spellings: &["after"],
+        operands: Operands::Timestamp,
+        meaning: "the timestamp is after a time or date",
+        applies: Applies::Timestamp,
+        on_null: false,
+        test: |v, o| instant(v, o, |t, at| t > at),
+        expected: |o| format!("after {}", operand_text(o)),
+    },
+    PredicateDef {
+        kind: PredicateKind::NotAfter,
+        spellings: &["not after"],
+        operands: Operands::Timestamp,
+        meaning: "the timestamp is not after a time or date",
+        applies: Applies::Timestamp,
+        on_null: false,
+        test: |v, o| instant(v, o, |t, at| t <= at),
+        expected: |o| format!("not after {}", operand_text(o)),
+    },
+    PredicateDef {
+        kind: PredicateKind::Matching,
+        spellings: &["matching"],
+        operands: Operands::Pattern,
+        meaning: "the string contains a match of a regular expression",
+        applies: Applies::String,
+        on_null: false,
+        test: |v, o| pattern(v, o, true),
+        expected: |o| format!("matching {}", operand_text(o)),
+    },
+    PredicateDef {
+        kind: PredicateKind::NotMatching,
+        spellings: &["not matching"],
+        operands: Operands::Pattern,
+        meaning: "the string contains no match of a regular expression",
+        applies: Applies::String,
+        on_null: false,
+        test: |v, o| pattern(v, o, false),
+        expected: |o| format!("not matching {}", operand_text(o)),
     },
 ];
 

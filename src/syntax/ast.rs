@@ -150,12 +150,48 @@ pub enum Tail {
     Nested(Vec<Statement>),
 }
 
-/// Quantifier words: `any`/`some`, `every`/`all`, `no`/`none`.
+/// Quantifier words: `any`/`some`, `every`/`all`, `no`/`none`, and the counting forms
+/// `at least N`, `at most N`, `exactly N` (language.md, "Counting, time and pattern
+/// predicates"). The statement's `quantifier` span covers all the words and the count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Quantifier {
     Any,
     Every,
     No,
+    AtLeast(u64),
+    AtMost(u64),
+    Exactly(u64),
+}
+
+/// The unit of a time predicate's duration: `older than 90 days`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TimeUnit {
+    Minutes,
+    Hours,
+    Days,
+}
+
+impl TimeUnit {
+    /// Seconds in one unit.
+    pub fn seconds(self) -> i64 {
+        match self {
+            TimeUnit::Minutes => 60,
+            TimeUnit::Hours => 3600,
+            TimeUnit::Days => 86_400,
+        }
+    }
+
+    /// The unit's word for `n` of it, as the formatter prints it: `1 day`, `90 days`.
+    pub fn word(self, n: i64) -> &'static str {
+        match (self, n == 1) {
+            (TimeUnit::Minutes, true) => "minute",
+            (TimeUnit::Minutes, false) => "minutes",
+            (TimeUnit::Hours, true) => "hour",
+            (TimeUnit::Hours, false) => "hours",
+            (TimeUnit::Days, true) => "day",
+            (TimeUnit::Days, false) => "days",
+        }
+    }
 }
 
 /// A predicate as written: which one, its operands, and the words used.
@@ -167,6 +203,9 @@ pub struct Predicate {
     /// `"is greater than or equal to"`, `"gte"`, `">="`, `"is not within network cidr"`.
     /// The formatter prints these, so it never swaps a user's synonym for another.
     pub words: String,
+    /// The unit after a duration operand (`older than 90 days`); `None` for every other
+    /// predicate.
+    pub unit: Option<Spanned<TimeUnit>>,
     pub span: Span,
 }
 
@@ -221,6 +260,21 @@ predicate_kinds! {
     True,
     /// `false` and `disabled`.
     False,
+    /// `older than N days|hours|minutes`: a timestamp strictly before now minus N.
+    OlderThan,
+    NotOlderThan,
+    /// `newer than N days|hours|minutes`: a timestamp strictly after now minus N.
+    NewerThan,
+    NotNewerThan,
+    /// `before "T"`: a timestamp strictly before T (a timestamp or a date).
+    Before,
+    NotBefore,
+    /// `after "T"`: a timestamp strictly after T.
+    After,
+    NotAfter,
+    /// `matching "REGEX"`: a string in which the pattern finds a match.
+    Matching,
+    NotMatching,
 }
 
 /// A literal operand.

@@ -204,6 +204,8 @@ impl Printer<'_> {
             Quantifier::Any => &["any", "some"],
             Quantifier::Every => &["every", "all"],
             Quantifier::No => &["no", "none"],
+            // SKELETON (#20): `at least N` and friends, normalized.
+            Quantifier::AtLeast(_) | Quantifier::AtMost(_) | Quantifier::Exactly(_) => &[],
         };
         if synonyms.contains(&written.as_str()) {
             written

@@ -523,6 +523,8 @@ impl<'s> Builder<'s> {
             kind: kind?,
             operands,
             words: words.join(" "),
+            // SKELETON (#20): the unit of `older than N days`.
+            unit: None,
             span,
         };
         self.check_operands(&predicate);
