@@ -400,6 +400,7 @@ mod tests {
         let outcome = RunOutcome {
             specs: Vec::new(),
             collected_at: None,
+            now: None,
             warnings: Vec::new(),
             audit: crate::outcome::Audit::default(),
         };

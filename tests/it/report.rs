@@ -227,6 +227,7 @@ fn two_specs() -> RunOutcome {
             spec("Staging", "specs/my staging.cs", "i-0def"),
         ],
         collected_at: None,
+        now: None,
         warnings: Vec::new(),
         audit: Default::default(),
     }
@@ -237,6 +238,7 @@ fn empty() -> RunOutcome {
     RunOutcome {
         specs: Vec::new(),
         collected_at: None,
+        now: None,
         warnings: Vec::new(),
         audit: Default::default(),
     }
