@@ -196,6 +196,7 @@ fn every_status() -> RunOutcome {
             groups: vec![ec2, s3_group()],
         }],
         collected_at: Some("2026-01-15T10:00:00Z".to_string()),
+        now: None,
         warnings: vec![
             "aws:ec2:instance i-0abc refers to aws:ec2:volume vol-404, which is not in the inventory"
                 .to_string(),
