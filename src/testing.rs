@@ -27,7 +27,7 @@ use std::fmt;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use serde::Deserialize;
 
-use crate::eval::{evaluate, SpecInput};
+use crate::eval::SpecInput;
 use crate::model::Inventory;
 use crate::outcome::{RuleOutcome, Status};
 use crate::syntax::ast::Spec;
@@ -91,6 +91,9 @@ pub struct TestFile {
     pub spec: Option<String>,
     /// Where the `spec:` value is written (1-based line and column), when it is.
     pub spec_position: Option<(usize, usize)>,
+    /// The reference time of time predicates for every case that pins none (`now:`),
+    /// nanoseconds since the Unix epoch.
+    pub now: Option<i128>,
     pub cases: Vec<Case>,
 }
 
@@ -105,6 +108,9 @@ pub struct Case {
     pub line: usize,
     /// Where the inventory path is written (1-based line and column), for a path.
     pub inventory_position: Option<(usize, usize)>,
+    /// The case's reference time of time predicates (`now:`), nanoseconds since the Unix
+    /// epoch.
+    pub now: Option<i128>,
 }
 
 /// Where a case's inventory comes from.
@@ -182,6 +188,8 @@ impl fmt::Display for TestFileError {
 struct RawFile {
     #[serde(default)]
     spec: Option<String>,
+    #[serde(default)]
+    now: Option<String>,
     cases: Vec<RawCase>,
 }
 
@@ -189,6 +197,8 @@ struct RawFile {
 #[serde(deny_unknown_fields)]
 struct RawCase {
     name: String,
+    #[serde(default)]
+    now: Option<String>,
     inventory: serde_json::Value,
     expect: BTreeMap<String, serde_json::Value>,
 }
@@ -209,6 +219,19 @@ pub fn parse_test_file(source: &str) -> Result<TestFile, Vec<TestFileError>> {
         vec![TestFileError::at(pos, yaml_message(&e))]
     })?;
     let mut errors = Vec::new();
+    let now = match raw.now.as_deref() {
+        Some(text) => match parse_now(text) {
+            Ok(at) => Some(at),
+            Err(message) => {
+                errors.push(TestFileError::at(
+                    locate(source, text, source.find("now:").unwrap_or(0)),
+                    message,
+                ));
+                None
+            }
+        },
+        None => None,
+    };
     if raw.cases.is_empty() {
         errors.push(TestFileError::at(
             locate(source, "cases", 0),
@@ -242,11 +265,22 @@ pub fn parse_test_file(source: &str) -> Result<TestFile, Vec<TestFileError>> {
         Ok(TestFile {
             spec: raw.spec,
             spec_position,
+            now,
             cases,
         })
     } else {
         Err(errors)
     }
+}
+
+/// A test file's `now:`: an RFC 3339 timestamp with `Z` or an offset (or a date).
+fn parse_now(text: &str) -> Result<i128, String> {
+    crate::predicates::parse_instant(text).ok_or_else(|| {
+        format!(
+            "`now` is \"{}\", which is not an RFC 3339 timestamp such as \"2026-11-22T07:00:00Z\"",
+            crate::text::escape_control(&cloudspec_model::input::truncate_chars(text, 60))
+        )
+    })
 }
 
 /// serde_yaml_ng's message without the position it appends (we print our own).
@@ -265,6 +299,19 @@ fn parse_case(
     pos: Option<(usize, usize)>,
 ) -> Result<Case, Vec<TestFileError>> {
     let mut errors = Vec::new();
+    let now = match raw.now.as_deref() {
+        Some(text) => match parse_now(text) {
+            Ok(at) => Some(at),
+            Err(message) => {
+                errors.push(TestFileError::at(
+                    locate(source, text, cursor),
+                    format!("case \"{}\": {message}", raw.name),
+                ));
+                None
+            }
+        },
+        None => None,
+    };
     let inventory = match raw.inventory {
         serde_json::Value::String(path) if !path.is_empty() => InventorySource::Path(path),
         value @ serde_json::Value::Object(_) => InventorySource::Inline(value),
@@ -310,6 +357,7 @@ fn parse_case(
             inventory_position,
             expect,
             line: pos.map_or(0, |p| p.0),
+            now,
         })
     } else {
         Err(errors)
@@ -509,8 +557,27 @@ const MAX_DETAILS: usize = 5;
 /// Evaluates `spec` against `inventory` and compares the verdicts with `case`. Expectations
 /// naming rules the spec lacks are reported as mismatches (`check_against_spec` catches
 /// them earlier).
-pub fn run_case(spec: SpecInput<'_>, inventory: &Inventory, case: &Case) -> CaseResult {
-    let outcome = evaluate(&[spec], inventory);
+///
+/// Time predicates are judged at `now` when given (the case's `now:`, else the file's, else
+/// `cloudspec test --now`), else at the inventory's `collected_at`, else at the clock.
+pub fn run_case(
+    spec: SpecInput<'_>,
+    inventory: &Inventory,
+    case: &Case,
+    now: Option<i128>,
+) -> CaseResult {
+    let now = case
+        .now
+        .or(now)
+        .unwrap_or_else(|| crate::eval::reference_time(inventory));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let outcome = crate::eval::evaluate_at(
+        &[spec],
+        inventory,
+        threads,
+        crate::eval::Limits::default(),
+        now,
+    );
     let rules: BTreeMap<String, &RuleOutcome> = outcome
         .rules()
         .map(|(_, g, r)| (format!("{}/{}", g.name, r.name), r))

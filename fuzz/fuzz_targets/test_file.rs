@@ -41,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
                 source: spec_text,
                 spec,
             };
-            let result = run_case(input, &inventory, case);
+            let result = run_case(input, &inventory, case, None);
             let _ = describe_mismatches(&result.mismatches);
         }
     }

@@ -77,6 +77,11 @@ impl Audit {
     }
 }
 
+/// A time as time predicates compare them: nanoseconds since the Unix epoch.
+pub(super) fn nanos(t: DateTime<Utc>) -> i128 {
+    i128::from(t.timestamp()) * 1_000_000_000 + i128::from(t.timestamp_subsec_nanos())
+}
+
 /// The run's "now": `--now` (RFC 3339) when given, else the clock.
 pub(super) fn now(given: Option<&str>) -> Result<DateTime<Utc>, u8> {
     match given {

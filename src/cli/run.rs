@@ -105,7 +105,19 @@ fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
             })
         })
         .collect();
-    let mut outcome = eval::evaluate(&inputs, &inventory);
+    // Time predicates are judged at --now, else at the inventory's collected_at, else at
+    // the clock when the run started (language.md).
+    let reference = match &args.now {
+        Some(_) => super::audit::nanos(now),
+        None => inventory
+            .collected_at
+            .as_deref()
+            .and_then(crate::predicates::parse_instant)
+            .unwrap_or_else(|| super::audit::nanos(now)),
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let mut outcome =
+        eval::evaluate_at(&inputs, &inventory, threads, eval::Limits::default(), reference);
     audit.apply(&mut outcome, &inventory, now)?;
     if !args.quiet {
         for warning in &outcome.warnings {

@@ -81,6 +81,13 @@ impl Out {
 
 pub(super) fn test(args: TestArgs, registry: &Registry) -> u8 {
     let schemas = registry.schemas();
+    let now = match &args.now {
+        Some(text) => match super::audit::now(Some(text)) {
+            Ok(t) => Some(super::audit::nanos(t)),
+            Err(status) => return status,
+        },
+        None => None,
+    };
     let junit = match junit_target(&args.formats) {
         Ok(j) => j,
         Err(message) => return usage(&message),
@@ -105,7 +112,7 @@ pub(super) fn test(args: TestArgs, registry: &Registry) -> u8 {
             },
         ),
     };
-    let results = run_all(&specs, &tests, &out);
+    let results = run_all(&specs, &tests, &out, now);
     let untested = report_untested(&specs, &tests, &found.specs_without_tests);
     let failed: usize = results
         .iter()
@@ -444,6 +451,7 @@ fn run_all(
     specs: &BTreeMap<PathBuf, LoadedSpec>,
     tests: &[LoadedTest],
     out: &Out,
+    now: Option<i128>,
 ) -> Vec<FileResults> {
     let mut results = Vec::new();
     for t in tests {
@@ -461,7 +469,7 @@ fn run_all(
             .iter()
             .zip(&t.inventories)
             .map(|(case, inv)| {
-                let result = run_case(input, inv, case);
+                let result = run_case(input, inv, case, t.test.now.or(now));
                 print_case(out, &t.file, &result);
                 result
             })

@@ -53,6 +53,9 @@ struct Report<'a> {
     specs: Vec<SpecRef<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     collected_at: Option<&'a str>,
+    /// When a spec uses a time predicate: the reference time it was judged against.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    now: Option<&'a str>,
     summary: Summary,
     /// With `--waivers`: the file, how many failures it waived, its expired and unused
     /// waivers (in file order).
@@ -171,6 +174,7 @@ impl<'a> Report<'a> {
                 })
                 .collect(),
             collected_at: outcome.collected_at.as_deref(),
+            now: outcome.now.as_deref(),
             summary: Summary::from_outcome(outcome),
             waivers: outcome.audit.waivers.as_ref(),
             baseline: outcome.audit.baseline.as_ref(),
