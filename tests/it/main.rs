@@ -17,6 +17,7 @@ mod cli_docs;
 mod cli_hcl;
 mod cli_hcldec;
 mod cli_logging;
+mod cli_now;
 mod cli_syntax;
 mod cli_test_cmd;
 mod conformance;
