@@ -23,6 +23,7 @@ const MEMBER: &str = "a member name or \">\"";
 const VALUE: &str = "a value (a string, a number, true, false, a list or a {...} container)";
 const METADATA: &str = "a rule metadata line (\"Severity\", \"Remediation\" or \"Reference\")";
 const END_OF_RULE: &str = "the end of the rule";
+const COUNT: &str = "a count (a whole number such as 1)";
 
 /// The phrase of one grammar rule (`None`: never worth mentioning).
 fn phrase(r: Rule) -> Option<Phrase> {
@@ -73,6 +74,23 @@ fn phrase(r: Rule) -> Option<Phrase> {
             ph(22, PREDICATE)
         }
         Rule::p_ipv4 | Rule::p_ipv6 | Rule::p_true | Rule::p_false => ph(22, PREDICATE),
+        Rule::p_older_than | Rule::p_not_older_than | Rule::p_newer_than => ph(22, PREDICATE),
+        Rule::p_not_newer_than | Rule::p_before | Rule::p_not_before => ph(22, PREDICATE),
+        Rule::p_after | Rule::p_not_after | Rule::p_matching | Rule::p_not_matching => {
+            ph(22, PREDICATE)
+        }
+        Rule::count_quantifier => ph(20, MEMBER),
+        Rule::count => ph(42, COUNT),
+        Rule::time_unit => ph(12, "a time unit (days, hours or minutes)"),
+        Rule::w_older => ph(30, "\"older\""),
+        Rule::w_newer => ph(30, "\"newer\""),
+        Rule::w_before => ph(30, "\"before\""),
+        Rule::w_after => ph(30, "\"after\""),
+        Rule::w_matching => ph(30, "\"matching\""),
+        Rule::w_at => ph(30, "\"at\""),
+        Rule::w_least => ph(30, "\"least\""),
+        Rule::w_most => ph(30, "\"most\""),
+        Rule::w_exactly => ph(30, "\"exactly\""),
         Rule::w_not => ph(30, "\"not\""),
         Rule::w_null => ph(30, "\"null\""),
         Rule::w_equal => ph(30, "\"equal\""),
@@ -148,6 +166,7 @@ pub(super) fn syntax_error(source: &str, error: &Error<Rule>, offset: usize) -> 
             let mut diag = Diagnostic::error("syntax", format!("expected {expected}"), token)
                 .with_label(found.clone());
             let help = keyword_read_as_member(source, pos, positives)
+                .or_else(|| missing_count(source, pos, token, positives))
                 .or_else(|| help_for(positives, &found));
             if let Some(help) = help {
                 diag = diag.with_help(help);
@@ -243,6 +262,30 @@ fn help_for(positives: &[Rule], found: &str) -> Option<String> {
         );
     }
     None
+}
+
+/// When a count was expected after `at least`, `at most` or `exactly`: the quantifier with a
+/// count, before what was found (`at least 1 access_keys`).
+fn missing_count(source: &str, pos: usize, token: Span, positives: &[Rule]) -> Option<String> {
+    if !positives.iter().all(|r| *r == Rule::count) || positives.is_empty() {
+        return None;
+    }
+    let before = source.get(..pos)?.trim_end();
+    let words: Vec<&str> = before.split_whitespace().rev().take(2).collect();
+    let quantifier = match words.as_slice() {
+        [last, ..] if last.eq_ignore_ascii_case("exactly") => "exactly".to_string(),
+        [last, at] if at.eq_ignore_ascii_case("at") => format!("at {}", last.to_ascii_lowercase()),
+        _ => "at least".to_string(),
+    };
+    let found = source.get(token.start..token.end).unwrap_or_default();
+    let example = if found.is_empty() || found.starts_with('"') {
+        format!("{quantifier} 1 > trails ( ... )")
+    } else {
+        format!("{quantifier} 1 {} ...", quoted(found))
+    };
+    Some(format!(
+        "write how many elements must match, a whole number, after \"{quantifier}\": {example}"
+    ))
 }
 
 /// When a predicate was expected right after a clause keyword, that keyword was read as a

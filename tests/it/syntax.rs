@@ -493,6 +493,23 @@ const SPELLINGS: &[(&str, PredicateKind)] = &[
     ("is false", PredicateKind::False),
     ("is enabled", PredicateKind::True),
     ("is disabled", PredicateKind::False),
+    ("is older than 90 days", PredicateKind::OlderThan),
+    ("older than 1 day", PredicateKind::OlderThan),
+    ("is not older than 12 hours", PredicateKind::NotOlderThan),
+    ("newer than 30 minutes", PredicateKind::NewerThan),
+    ("is not newer than 1 minute", PredicateKind::NotNewerThan),
+    ("is before \"2026-01-01\"", PredicateKind::Before),
+    (
+        "not before \"2026-01-01T00:00:00Z\"",
+        PredicateKind::NotBefore,
+    ),
+    (
+        "is after \"2026-01-01T09:30:00+02:00\"",
+        PredicateKind::After,
+    ),
+    ("is not after \"2026-01-01\"", PredicateKind::NotAfter),
+    ("is matching \"^prod-\"", PredicateKind::Matching),
+    ("not matching \"a|b\"", PredicateKind::NotMatching),
 ];
 
 #[test]
@@ -525,6 +542,9 @@ fn operand_for(shape: Operands) -> &'static str {
         Operands::List => " [1, 2]",
         Operands::IpAddress => " \"10.0.0.1\"",
         Operands::Network => " \"10.0.0.0/8\"",
+        Operands::Duration => " 90 days",
+        Operands::Timestamp => " \"2026-01-01\"",
+        Operands::Pattern => " \"^a\\\\d+$\"",
     }
 }
 
