@@ -284,7 +284,7 @@ fn missing_count(source: &str, pos: usize, token: Span, positives: &[Rule]) -> O
         format!("{quantifier} 1 {} ...", quoted(found))
     };
     Some(format!(
-        "write how many elements must match, a whole number, after \"{quantifier}\": {example}"
+        "say how many elements must match with a whole number after \"{quantifier}\": {example}"
     ))
 }
 

@@ -41,10 +41,21 @@ fn one_line(error: &regex::Error) -> String {
             }
         }
         regex::Error::CompiledTooBig(limit) => format!(
-            "the compiled pattern exceeds the size limit of {} KiB; simplify it (large counted repetitions such as {{1000}} grow it fastest)",
-            limit / 1024
+            "the compiled pattern exceeds the size limit of {}; simplify it (counted repetitions such as {{1000}} grow it fastest)",
+            size_text(*limit)
         ),
         other => other.to_string().split_whitespace().collect::<Vec<_>>().join(" "),
+    }
+}
+
+/// `1 MiB`, `512 KiB`, `100 bytes`.
+fn size_text(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{} MiB", bytes >> 20)
+    } else if bytes >= 1 << 10 && bytes % (1 << 10) == 0 {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
