@@ -81,7 +81,7 @@ fn phrase(r: Rule) -> Option<Phrase> {
         }
         Rule::count_quantifier => ph(20, MEMBER),
         Rule::count => ph(42, COUNT),
-        Rule::time_unit => ph(12, "a time unit (days, hours or minutes)"),
+        Rule::time_unit => ph(8, "a time unit (days, hours or minutes)"),
         Rule::w_older => ph(30, "\"older\""),
         Rule::w_newer => ph(30, "\"newer\""),
         Rule::w_before => ph(30, "\"before\""),
@@ -162,6 +162,14 @@ pub(super) fn syntax_error(source: &str, error: &Error<Rule>, offset: usize) -> 
     let found = describe_found(source, token);
     match &error.variant {
         ErrorVariant::ParsingError { positives, .. } => {
+            // After `at least`, `at most` or `exactly`, a count is what is missing (`exactly`
+            // read as a member name cannot be followed by a word either).
+            let count_only = [Rule::count];
+            let positives: &[Rule] = if positives.contains(&Rule::count) {
+                &count_only
+            } else {
+                positives
+            };
             let expected = expected_text(positives);
             let mut diag = Diagnostic::error("syntax", format!("expected {expected}"), token)
                 .with_label(found.clone());
@@ -267,7 +275,7 @@ fn help_for(positives: &[Rule], found: &str) -> Option<String> {
 /// When a count was expected after `at least`, `at most` or `exactly`: the quantifier with a
 /// count, before what was found (`at least 1 access_keys`).
 fn missing_count(source: &str, pos: usize, token: Span, positives: &[Rule]) -> Option<String> {
-    if !positives.iter().all(|r| *r == Rule::count) || positives.is_empty() {
+    if positives != [Rule::count] {
         return None;
     }
     let before = source.get(..pos)?.trim_end();

@@ -595,11 +595,13 @@ impl<'s> Builder<'s> {
                 continue;
             }
             kind = predicate_kind(inner.as_rule());
-            let is_pattern = kind.is_some_and(|k| def(k).operands == Operands::Pattern);
+            let shape = kind.map(|k| def(k).operands);
+            let checked = matches!(shape, Some(Operands::Pattern | Operands::Timestamp));
             for part in inner.into_inner() {
                 match part.as_rule() {
-                    G::literal if is_pattern => {
-                        let (literal, ok) = self.pattern_literal(part)?;
+                    G::literal if checked => {
+                        let as_pattern = shape == Some(Operands::Pattern);
+                        let (literal, ok) = self.checked_literal(part, as_pattern)?;
                         decoded &= ok;
                         operands.push(literal);
                     }
@@ -621,16 +623,17 @@ impl<'s> Builder<'s> {
         self.check_operands(&predicate);
         match def(predicate.kind).operands {
             Operands::Duration => self.check_duration(&predicate, unit_word),
-            Operands::Timestamp => self.check_timestamp(&predicate),
+            Operands::Timestamp if decoded => self.check_timestamp(&predicate),
             Operands::Pattern if decoded => self.check_pattern(&predicate),
             _ => {}
         }
         Some(predicate)
     }
 
-    /// The operand of a pattern predicate: a string's unknown escape gets a help about
-    /// regex backslashes. Also whether the string decoded without a problem.
-    fn pattern_literal(&mut self, pair: Pair<'s, G>) -> Option<(Literal, bool)> {
+    /// The operand of a predicate whose string is checked once decoded (a timestamp, a
+    /// pattern), and whether the string decoded without a problem. In a pattern, an unknown
+    /// escape gets a help about regex backslashes.
+    fn checked_literal(&mut self, pair: Pair<'s, G>, pattern: bool) -> Option<(Literal, bool)> {
         let inner = pair.clone().into_inner().next()?;
         if inner.as_rule() != G::string {
             return Some((self.literal(pair)?, true));
@@ -640,7 +643,11 @@ impl<'s> Builder<'s> {
             inner.as_str(),
             span.start,
             &mut self.diags,
-            lexer::Literal::Pattern,
+            if pattern {
+                lexer::Literal::Pattern
+            } else {
+                lexer::Literal::Text
+            },
         );
         Some((Literal::Str(Spanned::new(text, span)), ok))
     }
@@ -775,7 +782,7 @@ impl<'s> Builder<'s> {
                 "a timestamp needs \"Z\" (UTC) or an offset such as \"+02:00\": {words} \"{}Z\"",
                 quoted(text)
             )
-        } else if looks_like_date(text) {
+        } else if looks_like_date(text) && text.get(..10).and_then(parse_instant).is_none() {
             format!(
                 "\"{}\" is not a day of the calendar; a date is written YYYY-MM-DD with a month from 01 to 12 and a day of that month: {words} \"2026-01-31\"",
                 quoted(text.get(..10).unwrap_or(text))
