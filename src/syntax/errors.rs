@@ -175,6 +175,7 @@ pub(super) fn syntax_error(source: &str, error: &Error<Rule>, offset: usize) -> 
                 .with_label(found.clone());
             let help = keyword_read_as_member(source, pos, positives)
                 .or_else(|| missing_count(source, pos, token, positives))
+                .or_else(|| exactly_read_as_member(source, pos, token))
                 .or_else(|| help_for(positives, &found));
             if let Some(help) = help {
                 diag = diag.with_help(help);
@@ -293,6 +294,23 @@ fn missing_count(source: &str, pos: usize, token: Span, positives: &[Rule]) -> O
     };
     Some(format!(
         "say how many elements must match with a whole number after \"{quantifier}\": {example}"
+    ))
+}
+
+/// `exactly > trails ( ... )` without a count reads as the member `exactly` compared with
+/// `>`, so the error comes at `trails`: say that the count is missing.
+fn exactly_read_as_member(source: &str, pos: usize, token: Span) -> Option<String> {
+    let before = source.get(..pos)?.trim_end().strip_suffix('>')?.trim_end();
+    let word_start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map_or(0, |i| i + 1);
+    if !before.get(word_start..)?.eq_ignore_ascii_case("exactly") {
+        return None;
+    }
+    let found = source.get(token.start..token.end).unwrap_or_default();
+    Some(format!(
+        "\"exactly\" counts with a whole number after it: exactly 1 > {} ( ... ); without one, \"exactly\" is read as a member name",
+        quoted(found)
     ))
 }
 

@@ -1048,6 +1048,13 @@ fn count_mistakes_are_errors_at_the_count() {
             d.help
         );
     }
+    // `exactly > 5` compares a member named `exactly`: the error comes after `>`.
+    let text = "exactly > trails ( x == 1 )";
+    assert_eq!(errors(&wrap(text)), vec![at("syntax", text, "trails")]);
+    assert_eq!(
+        parse(&wrap(text)).diagnostics[0].help.as_deref(),
+        Some("\"exactly\" counts with a whole number after it: exactly 1 > trails ( ... ); without one, \"exactly\" is read as a member name")
+    );
     let text = "at least -1 > trails ( x == 1 )";
     assert_eq!(errors(&wrap(text)), vec![at("invalid-count", text, "-1")]);
     assert_eq!(
