@@ -23,6 +23,7 @@ const MEMBER: &str = "a member name or \">\"";
 const VALUE: &str = "a value (a string, a number, true, false, a list or a {...} container)";
 const METADATA: &str = "a rule metadata line (\"Severity\", \"Remediation\" or \"Reference\")";
 const END_OF_RULE: &str = "the end of the rule";
+const COUNT: &str = "a count (a whole number such as 1)";
 
 /// The phrase of one grammar rule (`None`: never worth mentioning).
 fn phrase(r: Rule) -> Option<Phrase> {
@@ -73,6 +74,23 @@ fn phrase(r: Rule) -> Option<Phrase> {
             ph(22, PREDICATE)
         }
         Rule::p_ipv4 | Rule::p_ipv6 | Rule::p_true | Rule::p_false => ph(22, PREDICATE),
+        Rule::p_older_than | Rule::p_not_older_than | Rule::p_newer_than => ph(22, PREDICATE),
+        Rule::p_not_newer_than | Rule::p_before | Rule::p_not_before => ph(22, PREDICATE),
+        Rule::p_after | Rule::p_not_after | Rule::p_matching | Rule::p_not_matching => {
+            ph(22, PREDICATE)
+        }
+        Rule::count_quantifier => ph(20, MEMBER),
+        Rule::count => ph(42, COUNT),
+        Rule::time_unit => ph(8, "a time unit (days, hours or minutes)"),
+        Rule::w_older => ph(30, "\"older\""),
+        Rule::w_newer => ph(30, "\"newer\""),
+        Rule::w_before => ph(30, "\"before\""),
+        Rule::w_after => ph(30, "\"after\""),
+        Rule::w_matching => ph(30, "\"matching\""),
+        Rule::w_at => ph(30, "\"at\""),
+        Rule::w_least => ph(30, "\"least\""),
+        Rule::w_most => ph(30, "\"most\""),
+        Rule::w_exactly => ph(30, "\"exactly\""),
         Rule::w_not => ph(30, "\"not\""),
         Rule::w_null => ph(30, "\"null\""),
         Rule::w_equal => ph(30, "\"equal\""),
@@ -144,10 +162,20 @@ pub(super) fn syntax_error(source: &str, error: &Error<Rule>, offset: usize) -> 
     let found = describe_found(source, token);
     match &error.variant {
         ErrorVariant::ParsingError { positives, .. } => {
+            // After `at least`, `at most` or `exactly`, a count is what is missing (`exactly`
+            // read as a member name cannot be followed by a word either).
+            let count_only = [Rule::count];
+            let positives: &[Rule] = if positives.contains(&Rule::count) {
+                &count_only
+            } else {
+                positives
+            };
             let expected = expected_text(positives);
             let mut diag = Diagnostic::error("syntax", format!("expected {expected}"), token)
                 .with_label(found.clone());
             let help = keyword_read_as_member(source, pos, positives)
+                .or_else(|| missing_count(source, pos, token, positives))
+                .or_else(|| exactly_read_as_member(source, pos, token))
                 .or_else(|| help_for(positives, &found));
             if let Some(help) = help {
                 diag = diag.with_help(help);
@@ -243,6 +271,47 @@ fn help_for(positives: &[Rule], found: &str) -> Option<String> {
         );
     }
     None
+}
+
+/// When a count was expected after `at least`, `at most` or `exactly`: the quantifier with a
+/// count, before what was found (`at least 1 access_keys`).
+fn missing_count(source: &str, pos: usize, token: Span, positives: &[Rule]) -> Option<String> {
+    if positives != [Rule::count] {
+        return None;
+    }
+    let before = source.get(..pos)?.trim_end();
+    let words: Vec<&str> = before.split_whitespace().rev().take(2).collect();
+    let quantifier = match words.as_slice() {
+        [last, ..] if last.eq_ignore_ascii_case("exactly") => "exactly".to_string(),
+        [last, at] if at.eq_ignore_ascii_case("at") => format!("at {}", last.to_ascii_lowercase()),
+        _ => "at least".to_string(),
+    };
+    let found = source.get(token.start..token.end).unwrap_or_default();
+    let example = if found.is_empty() || found.starts_with('"') {
+        format!("{quantifier} 1 > trails ( ... )")
+    } else {
+        format!("{quantifier} 1 {} ...", quoted(found))
+    };
+    Some(format!(
+        "say how many elements must match with a whole number after \"{quantifier}\": {example}"
+    ))
+}
+
+/// `exactly > trails ( ... )` without a count reads as the member `exactly` compared with
+/// `>`, so the error comes at `trails`: say that the count is missing.
+fn exactly_read_as_member(source: &str, pos: usize, token: Span) -> Option<String> {
+    let before = source.get(..pos)?.trim_end().strip_suffix('>')?.trim_end();
+    let word_start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map_or(0, |i| i + 1);
+    if !before.get(word_start..)?.eq_ignore_ascii_case("exactly") {
+        return None;
+    }
+    let found = source.get(token.start..token.end).unwrap_or_default();
+    Some(format!(
+        "\"exactly\" counts with a whole number after it: exactly 1 > {} ( ... ); without one, \"exactly\" is read as a member name",
+        quoted(found)
+    ))
 }
 
 /// When a predicate was expected right after a clause keyword, that keyword was read as a

@@ -12,7 +12,9 @@
 //!   second and later ones starting with `and`), and closes with `)` on its own line.
 //! - Keywords are capitalised as in the seed (`Spec`, `Group`, ...), `and` inside
 //!   parentheses, quantifiers and predicate words are lower-case; predicate words are the
-//!   ones the user wrote (a synonym is never swapped for another).
+//!   ones the user wrote (a synonym is never swapped for another). Counting quantifiers
+//!   print as `at least N`, `at most N`, `exactly N`; a duration's unit agrees with its
+//!   count (`1 day`, `90 days`, whichever of `day`/`days` was written).
 //! - Comments are kept: a comment alone on its line is printed on its own line before the
 //!   line that follows it in the source (at that line's indent); a comment after code is
 //!   appended to the line holding the code before it.
@@ -204,8 +206,10 @@ impl Printer<'_> {
             Quantifier::Any => &["any", "some"],
             Quantifier::Every => &["every", "all"],
             Quantifier::No => &["no", "none"],
-            // SKELETON (#20): `at least N` and friends, normalized.
-            Quantifier::AtLeast(_) | Quantifier::AtMost(_) | Quantifier::Exactly(_) => &[],
+            // Normalized: lower-case words, single spaces, the count in decimal.
+            Quantifier::AtLeast(n) => return format!("at least {n}"),
+            Quantifier::AtMost(n) => return format!("at most {n}"),
+            Quantifier::Exactly(n) => return format!("exactly {n}"),
         };
         if synonyms.contains(&written.as_str()) {
             written
@@ -217,10 +221,16 @@ impl Printer<'_> {
     fn predicate(&self, predicate: &Predicate) -> String {
         let operands: Vec<String> = predicate.operands.iter().map(|o| self.literal(o)).collect();
         let words = &predicate.words;
-        match (predicate.kind, operands.as_slice()) {
+        let text = match (predicate.kind, operands.as_slice()) {
             (PredicateKind::Between, [low, high]) => format!("{words} {low} and {high}"),
             (_, []) => words.clone(),
             (_, ops) => format!("{words} {}", ops.join(" ")),
+        };
+        // `older than 90 days`: the unit's word agrees with the count (`1 day`).
+        match (&predicate.unit, predicate.operands.as_slice()) {
+            (Some(unit), [Literal::Int(n)]) => format!("{text} {}", unit.value.word(n.value)),
+            (Some(unit), _) => format!("{text} {}", unit.value.word(2)),
+            (None, _) => text,
         }
     }
 

@@ -4,6 +4,7 @@
 
 use super::ast::Span;
 use crate::diagnostic::{quoted, Collector, Diagnostic};
+use cloudspec_model::input::escape_control;
 
 /// Deepest `(`, `[` or `{` nesting accepted. Real specs stay below 10; the limit keeps the
 /// recursive parser, builder and formatter far from the end of the stack.
@@ -157,6 +158,46 @@ pub fn decode_string(raw: &str, offset: usize) -> (String, Vec<Diagnostic>) {
 
 /// [`decode_string`], adding the problems to `diags`.
 pub(super) fn decode_string_into(raw: &str, offset: usize, diags: &mut Collector) -> String {
+    decode_literal_into(raw, offset, diags, Literal::Text).0
+}
+
+/// What a string literal holds, for the help of an unknown escape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Literal {
+    Text,
+    /// The pattern of `matching`: a regex escape such as `\d` is written with two
+    /// backslashes, and the help says so.
+    Pattern,
+}
+
+/// [`decode_string_into`] for a literal holding `kind`; also whether it decoded without
+/// a problem.
+pub(super) fn decode_literal_into(
+    raw: &str,
+    offset: usize,
+    diags: &mut Collector,
+    kind: Literal,
+) -> (String, bool) {
+    let mut problems = ProblemCount { diags, count: 0 };
+    let text = decode(raw, offset, &mut problems, kind);
+    let ok = problems.count == 0;
+    (text, ok)
+}
+
+/// A collector that counts what is pushed.
+struct ProblemCount<'a> {
+    diags: &'a mut Collector,
+    count: usize,
+}
+
+impl ProblemCount<'_> {
+    fn push(&mut self, diag: Diagnostic) {
+        self.count += 1;
+        self.diags.push(diag);
+    }
+}
+
+fn decode(raw: &str, offset: usize, diags: &mut ProblemCount<'_>, kind: Literal) -> String {
     let mut out = String::new();
     let mut unterminated_reported = false;
     let body = raw.strip_prefix('"').unwrap_or(raw);
@@ -233,9 +274,7 @@ pub(super) fn decode_string_into(raw: &str, offset: usize, diags: &mut Collector
                     span,
                 )
                 .with_label("unknown escape")
-                .with_help(
-                    "the escapes are \\\" \\\\ \\n \\r \\t and \\uXXXX; write \\\\ for a backslash",
-                ),
+                .with_help(escape_help(kind, e)),
             );
         }
     }
@@ -244,6 +283,21 @@ pub(super) fn decode_string_into(raw: &str, offset: usize, diags: &mut Collector
         diags.push(unterminated(raw, offset));
     }
     out
+}
+
+/// The help of an unknown escape `\{e}`: in a pattern, most likely a regex escape whose
+/// backslash was written once.
+fn escape_help(kind: Literal, e: char) -> String {
+    match kind {
+        Literal::Text => {
+            "the escapes are \\\" \\\\ \\n \\r \\t and \\uXXXX; write \\\\ for a backslash".into()
+        }
+        Literal::Pattern => format!(
+            "string escapes apply before the pattern is read, so write a regex backslash twice: \"\\\\{}\" for the regex escape \\{}, as in matching \"^\\\\d+$\"",
+            escape_control(&e.to_string()),
+            escape_control(&e.to_string()),
+        ),
+    }
 }
 
 /// Whether the final `"` of `body` is itself escaped (`"abc\"`).
@@ -259,7 +313,7 @@ fn unicode_escape(
     at: usize,
     pending_high: &mut Option<(u32, usize)>,
     out: &mut String,
-    diags: &mut Collector,
+    diags: &mut ProblemCount<'_>,
 ) {
     if (0xDC00..0xE000).contains(&code) {
         if let Some((high, _)) = pending_high.take() {
@@ -284,7 +338,7 @@ fn unicode_escape(
 }
 
 /// Reports a high surrogate that no low surrogate followed.
-fn flush_surrogate(pending_high: &mut Option<(u32, usize)>, diags: &mut Collector) {
+fn flush_surrogate(pending_high: &mut Option<(u32, usize)>, diags: &mut ProblemCount<'_>) {
     if let Some((_, at)) = pending_high.take() {
         diags.push(bad_unicode(Span::new(at, at + 6)));
     }

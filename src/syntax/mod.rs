@@ -12,6 +12,7 @@ pub mod format;
 mod grammar;
 pub mod lexer;
 mod parser;
+pub mod pattern;
 pub mod predicates;
 
 pub use parser::{parse, parse_whole_file, Parsed};

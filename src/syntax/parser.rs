@@ -10,13 +10,15 @@ use pest::Parser as _;
 
 use super::ast::{
     Group, Literal, MemberPath, Predicate, PredicateKind, Quantifier, Rule, Severity, Span,
-    Spanned, Spec, Statement, Tail,
+    Spanned, Spec, Statement, Tail, TimeUnit,
 };
 use super::errors;
 use super::grammar::{CloudSpecParser, Rule as G};
 use super::lexer;
+use super::pattern::compile_pattern;
 use super::predicates::{def, Operands};
 use crate::diagnostic::{quoted, Collector, Diagnostic, LineIndex};
+use crate::predicates::parse_instant;
 
 /// The result of parsing one file: the tree (when the structure could be recovered) and
 /// every problem found.
@@ -421,6 +423,7 @@ impl<'s> Builder<'s> {
     fn statement(&mut self, pair: Pair<'s, G>) -> Option<Statement> {
         let span = self.span(&pair);
         let mut quantifier = None;
+        let mut counting = None;
         let mut body = None;
         for inner in pair.into_inner() {
             match inner.as_rule() {
@@ -430,6 +433,7 @@ impl<'s> Builder<'s> {
                         self.span(&inner),
                     ))
                 }
+                G::count_quantifier => counting = Some(inner),
                 G::association | G::property => body = Some(inner),
                 _ => {}
             }
@@ -440,12 +444,89 @@ impl<'s> Builder<'s> {
         } else {
             self.property(body)?
         };
+        if let Some(counting) = counting {
+            quantifier = Some(self.count_quantifier(counting, &path)?);
+        }
         Some(Statement {
             quantifier,
             path,
             tail,
             span,
         })
+    }
+
+    /// `at least N`, `at most N`, `exactly N`: the span covers the words and the count. A
+    /// count that is negative, not whole or too large is reported at the count (the
+    /// quantifier then counts 0, in a tree that has errors).
+    fn count_quantifier(
+        &mut self,
+        pair: Pair<'s, G>,
+        path: &MemberPath,
+    ) -> Option<Spanned<Quantifier>> {
+        let span = self.span(&pair);
+        let mut words: Vec<String> = Vec::new();
+        let mut count = None;
+        for inner in pair.into_inner() {
+            if inner.as_rule() == G::count {
+                count = Some((inner.as_str(), self.span(&inner)));
+            } else {
+                words.push(inner.as_str().to_ascii_lowercase());
+            }
+        }
+        let (text, count_span) = count?;
+        let words = words.join(" ");
+        let n = self.count_value(&words, text, count_span, path);
+        let quantifier = match words.as_str() {
+            "at least" => Quantifier::AtLeast(n),
+            "at most" => Quantifier::AtMost(n),
+            _ => Quantifier::Exactly(n),
+        };
+        Some(Spanned::new(quantifier, span))
+    }
+
+    /// The count `text` of the quantifier `words`, or 0 after reporting why it is not one.
+    fn count_value(&mut self, words: &str, text: &str, span: Span, path: &MemberPath) -> u64 {
+        let member = format!(
+            "{}{}",
+            if path.association.is_some() { "> " } else { "" },
+            quoted(&path.name.value)
+        );
+        let problem = if text.contains(['.', 'e', 'E']) {
+            Some(("must be a whole number", "not a whole number"))
+        } else if text.starts_with('-') {
+            Some(("cannot be negative", "a negative count"))
+        } else {
+            None
+        };
+        if let Some((what, label)) = problem {
+            self.diags.push(
+                Diagnostic::error(
+                    "invalid-count",
+                    format!("the count of \"{words}\" {what}, found {}", quoted(text)),
+                    span,
+                )
+                .with_label(label)
+                .with_help(format!(
+                    "a count is a whole number, 0 or more: {words} 1 {member} ( ... ); to say that none match write no {member} ( ... )"
+                )),
+            );
+            return 0;
+        }
+        match text.parse::<u64>() {
+            Ok(n) => n,
+            Err(_) => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "number-out-of-range",
+                        format!("the count {} does not fit in 64 bits", quoted(text)),
+                        span,
+                    )
+                    .with_label("out of range")
+                    .with_help("counts range from 0 to 18446744073709551615"),
+                );
+                0
+            }
+        }
     }
 
     fn association(&mut self, pair: Pair<'s, G>) -> Option<(MemberPath, Tail)> {
@@ -505,30 +586,247 @@ impl<'s> Builder<'s> {
         let mut words: Vec<String> = Vec::new();
         let mut kind = None;
         let mut operands = Vec::new();
+        let mut unit_word = None;
+        // Whether the operand decoded without a problem (a pattern is only compiled then).
+        let mut decoded = true;
         for inner in pair.into_inner() {
             if inner.as_rule() == G::kw_is {
                 words.push(inner.as_str().to_ascii_lowercase());
                 continue;
             }
             kind = predicate_kind(inner.as_rule());
+            let shape = kind.map(|k| def(k).operands);
+            let checked = matches!(shape, Some(Operands::Pattern | Operands::Timestamp));
             for part in inner.into_inner() {
                 match part.as_rule() {
+                    G::literal if checked => {
+                        let as_pattern = shape == Some(Operands::Pattern);
+                        let (literal, ok) = self.checked_literal(part, as_pattern)?;
+                        decoded &= ok;
+                        operands.push(literal);
+                    }
                     G::literal => operands.push(self.literal(part)?),
+                    G::time_unit => unit_word = Some((part.as_str(), self.span(&part))),
                     G::w_and => {}
                     _ => words.push(part.as_str().to_ascii_lowercase()),
                 }
             }
         }
+        let unit = unit_word.and_then(|(word, span)| unit_of(word).map(|u| Spanned::new(u, span)));
         let predicate = Predicate {
             kind: kind?,
             operands,
             words: words.join(" "),
-            // SKELETON (#20): the unit of `older than N days`.
-            unit: None,
+            unit,
             span,
         };
         self.check_operands(&predicate);
+        match def(predicate.kind).operands {
+            Operands::Duration => self.check_duration(&predicate, unit_word),
+            Operands::Timestamp if decoded => self.check_timestamp(&predicate),
+            Operands::Pattern if decoded => self.check_pattern(&predicate),
+            _ => {}
+        }
         Some(predicate)
+    }
+
+    /// The operand of a predicate whose string is checked once decoded (a timestamp, a
+    /// pattern), and whether the string decoded without a problem. In a pattern, an unknown
+    /// escape gets a help about regex backslashes.
+    fn checked_literal(&mut self, pair: Pair<'s, G>, pattern: bool) -> Option<(Literal, bool)> {
+        let inner = pair.clone().into_inner().next()?;
+        if inner.as_rule() != G::string {
+            return Some((self.literal(pair)?, true));
+        }
+        let span = self.span(&inner);
+        let (text, ok) = lexer::decode_literal_into(
+            inner.as_str(),
+            span.start,
+            &mut self.diags,
+            if pattern {
+                lexer::Literal::Pattern
+            } else {
+                lexer::Literal::Text
+            },
+        );
+        Some((Literal::Str(Spanned::new(text, span)), ok))
+    }
+
+    /// `older than 90 days`: a whole number of 0 or more, then a known unit.
+    fn check_duration(&mut self, predicate: &Predicate, unit_word: Option<(&str, Span)>) {
+        let words = predicate_words(predicate);
+        let [operand] = predicate.operands.as_slice() else {
+            return;
+        };
+        let (value, written) = match operand {
+            Literal::Int(i) => (i.value as f64, i.value.to_string()),
+            Literal::Float(f) => (f.value, self.text(f.span).to_string()),
+            // A string, a list...: reported by `check_operands`.
+            _ => return,
+        };
+        let span = operand.span();
+        let unit = predicate.unit.as_ref().map(|u| u.value);
+        let example_unit = unit.map_or("days", |u| u.word(2));
+        match operand {
+            Literal::Float(_) => {
+                let smaller = unit.and_then(|u| match u {
+                    TimeUnit::Days => Some((24.0, TimeUnit::Hours)),
+                    TimeUnit::Hours => Some((60.0, TimeUnit::Minutes)),
+                    TimeUnit::Minutes => None,
+                });
+                let help = match smaller {
+                    Some((factor, small))
+                        if value >= 0.0
+                            && (value * factor).fract() == 0.0
+                            && value * factor < 1e15 =>
+                    {
+                        let n = (value * factor) as i64;
+                        format!(
+                            "a duration is a whole number of days, hours or minutes: write {words} {n} {}",
+                            small.word(n)
+                        )
+                    }
+                    _ => format!(
+                        "a duration is a whole number of days, hours or minutes: {words} 90 {example_unit}"
+                    ),
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        "invalid-duration",
+                        format!(
+                            "the duration of \"{words}\" must be a whole number, found {}",
+                            quoted(&written)
+                        ),
+                        span,
+                    )
+                    .with_label("not a whole number")
+                    .with_help(help),
+                );
+            }
+            Literal::Int(i) if i.value < 0 => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "invalid-duration",
+                        format!(
+                            "the duration of \"{words}\" cannot be negative, found {}",
+                            i.value
+                        ),
+                        span,
+                    )
+                    .with_label("a negative duration")
+                    .with_help(format!(
+                        "a duration counts back from now and is 0 or more: {words} {} {}",
+                        i.value.unsigned_abs(),
+                        unit.map_or("days", |u| u
+                            .word(i64::try_from(i.value.unsigned_abs()).unwrap_or(2)))
+                    )),
+                );
+            }
+            _ => {}
+        }
+        match unit_word {
+            None => self.diags.push(
+                Diagnostic::error(
+                    "invalid-time-unit",
+                    format!("\"{words}\" needs a time unit after {}", quoted(&written)),
+                    span,
+                )
+                .with_label("no unit after this number")
+                .with_help(format!(
+                    "write days, hours or minutes after the number: {words} {} days",
+                    quoted(&written)
+                )),
+            ),
+            Some((word, word_span)) if unit.is_none() => {
+                let lower = word.to_ascii_lowercase();
+                let weeks = matches!(lower.as_str(), "week" | "weeks" | "w" | "wk" | "wks");
+                let help = match operand {
+                    Literal::Int(i) if weeks => match i.value.checked_mul(7) {
+                        Some(days) => format!(
+                            "the units are days, hours and minutes (or day, hour, minute): write {words} {days} {}",
+                            TimeUnit::Days.word(days)
+                        ),
+                        None => "the units are days, hours and minutes (or day, hour, minute)".to_string(),
+                    },
+                    _ => format!(
+                        "the units are days, hours and minutes (or day, hour, minute): {words} {} days",
+                        quoted(&written)
+                    ),
+                };
+                self.diags.push(
+                    Diagnostic::error(
+                        "invalid-time-unit",
+                        format!("unknown time unit \"{}\"", quoted(word)),
+                        word_span,
+                    )
+                    .with_label("not a time unit")
+                    .with_help(help),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// `before "2026-01-01"`: an RFC 3339 timestamp with `Z` or an offset, or a date.
+    fn check_timestamp(&mut self, predicate: &Predicate) {
+        let [Literal::Str(s)] = predicate.operands.as_slice() else {
+            return;
+        };
+        if parse_instant(&s.value).is_some() {
+            return;
+        }
+        let words = predicate_words(predicate);
+        let text = s.value.as_str();
+        let help = if parse_instant(&format!("{text}Z")).is_some() {
+            format!(
+                "a timestamp needs \"Z\" (UTC) or an offset such as \"+02:00\": {words} \"{}Z\"",
+                quoted(text)
+            )
+        } else if looks_like_date(text) && text.get(..10).and_then(parse_instant).is_none() {
+            format!(
+                "\"{}\" is not a day of the calendar; a date is written YYYY-MM-DD with a month from 01 to 12 and a day of that month: {words} \"2026-01-31\"",
+                quoted(text.get(..10).unwrap_or(text))
+            )
+        } else {
+            format!(
+                "write an RFC 3339 timestamp with \"Z\" or an offset, or a date: {words} \"2026-11-22T07:00:00Z\", {words} \"2026-11-22T09:00:00+02:00\", {words} \"2026-11-22\""
+            )
+        };
+        self.diags.push(
+            Diagnostic::error(
+                "invalid-timestamp",
+                format!("\"{}\" is not a timestamp or a date", quoted(text)),
+                s.span,
+            )
+            .with_label("expected a timestamp or a date")
+            .with_help(help),
+        );
+    }
+
+    /// `matching "^prod-"`: a pattern the regex crate compiles (within the size limit).
+    fn check_pattern(&mut self, predicate: &Predicate) {
+        let [Literal::Str(s)] = predicate.operands.as_slice() else {
+            return;
+        };
+        if let Err(why) = compile_pattern(&s.value) {
+            self.diags.push(
+                Diagnostic::error(
+                    "invalid-pattern",
+                    format!("\"{}\" is not a valid regular expression", quoted(&s.value)),
+                    s.span,
+                )
+                .with_label("invalid pattern")
+                .with_help(format!(
+                    "{}; patterns use the syntax of Rust's regex crate (no look-around or backreferences)",
+                    cloudspec_model::input::escape_control(&why)
+                )),
+            );
+        }
+    }
+
+    /// The source text of `span`.
+    fn text(&self, span: Span) -> &'s str {
+        self.source.get(span.start..span.end).unwrap_or_default()
     }
 
     fn literal(&mut self, pair: Pair<'s, G>) -> Option<Literal> {
@@ -728,6 +1026,16 @@ fn predicate_kind(r: G) -> Option<PredicateKind> {
         G::p_ipv6 => PredicateKind::Ipv6,
         G::p_true => PredicateKind::True,
         G::p_false => PredicateKind::False,
+        G::p_older_than => PredicateKind::OlderThan,
+        G::p_not_older_than => PredicateKind::NotOlderThan,
+        G::p_newer_than => PredicateKind::NewerThan,
+        G::p_not_newer_than => PredicateKind::NotNewerThan,
+        G::p_before => PredicateKind::Before,
+        G::p_not_before => PredicateKind::NotBefore,
+        G::p_after => PredicateKind::After,
+        G::p_not_after => PredicateKind::NotAfter,
+        G::p_matching => PredicateKind::Matching,
+        G::p_not_matching => PredicateKind::NotMatching,
         _ => return None,
     })
 }
@@ -740,13 +1048,43 @@ fn quantifier_of(word: &str) -> Quantifier {
     }
 }
 
+/// The unit a word names (`days`, `Hour`), if any.
+fn unit_of(word: &str) -> Option<TimeUnit> {
+    match word.to_ascii_lowercase().as_str() {
+        "minute" | "minutes" => Some(TimeUnit::Minutes),
+        "hour" | "hours" => Some(TimeUnit::Hours),
+        "day" | "days" => Some(TimeUnit::Days),
+        _ => None,
+    }
+}
+
+/// The predicate's words for a message (`older than`), without a leading `is`.
+fn predicate_words(predicate: &Predicate) -> &str {
+    let words = predicate.words.as_str();
+    words.strip_prefix("is ").unwrap_or(words)
+}
+
+/// `dddd-dd-dd` at the start of `text`: meant as a date.
+fn looks_like_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 10
+        && b.iter().take(10).enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
+}
+
 /// What is wrong with `operand` for `shape` (`None`: it fits).
 fn operand_problem(shape: Operands, operand: &Literal) -> Option<String> {
     let fits = match (shape, operand) {
         (Operands::None, _) => false,
         (Operands::Value, _) => true,
         (Operands::Number | Operands::TwoNumbers, Literal::Int(_) | Literal::Float(_)) => true,
-        (Operands::Text, Literal::Str(_)) => true,
+        (Operands::Text | Operands::Timestamp | Operands::Pattern, Literal::Str(_)) => true,
+        (Operands::Duration, Literal::Int(_) | Literal::Float(_)) => true,
         (Operands::List, Literal::List(_)) => true,
         (Operands::IpAddress, Literal::Str(s)) => {
             return s.value.parse::<IpAddr>().is_err().then(|| {
@@ -812,6 +1150,15 @@ fn operand_help(kind: PredicateKind, shape: Operands) -> String {
         }
         (_, Operands::Text) => "write the text in double quotes: starting with \"prod-\"".into(),
         (_, Operands::TwoNumbers) => "write two numbers: between 1 and 10".into(),
+        (_, Operands::Duration) => {
+            "write a whole number and a unit, without quotes: older than 90 days; to compare with a fixed time write before \"2026-01-01\"".into()
+        }
+        (_, Operands::Timestamp) => {
+            "write the time in double quotes: before \"2026-01-01\" or before \"2026-01-01T00:00:00Z\"; for a time relative to now write older than 90 days".into()
+        }
+        (_, Operands::Pattern) => {
+            "write the regular expression in double quotes: matching \"^prod-\"".into()
+        }
         _ => format!("this predicate takes {}", shape.describe()),
     }
 }

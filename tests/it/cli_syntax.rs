@@ -159,3 +159,28 @@ fn validate_prints_a_bounded_excerpt_of_a_huge_one_line_spec() {
     assert!(err.contains("\n1 | …g\" Rule \"r0\" On aws:ec2:instance Assert nosuch0 == 1 Rule \"r1\" On aws:ec2:instance Assert nosuch1 == 1 Rule \"r2\" On aws:…\n  |                                          ^^^^^^^ no such member\n"), "{err}");
     assert!(err.ends_with("... and 2900 more diagnostics in one.cloudspec not shown (at most 100 per file)\n\nerror: 1 of 1 file has errors (3000 errors)\n"), "{err}");
 }
+
+#[test]
+fn validate_reports_an_invalid_pattern_and_fmt_normalizes_the_new_forms() {
+    let bad = "Spec \"s\"\n\nGroup \"g\"\n  Rule \"r\"\n    On aws:s3:bucket\n    Assert name matching \"(\"\n";
+    let messy = "Spec \"s\" Group \"g\" Rule \"r\" On aws:iam:user Assert AT MOST 1 access_keys ( created Older Than 1 DAYS )\n";
+    let dir = dir_with(&[("bad.cloudspec", bad), ("messy.cloudspec", messy)]);
+    let out = run(
+        &["validate", "--color", "never", "bad.cloudspec"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with(
+            "error[invalid-pattern]: \"(\" is not a valid regular expression\n --> bad.cloudspec:6:26\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["fmt", "messy.cloudspec"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("messy.cloudspec")).expect("read"),
+        "Spec \"s\"\n\nGroup \"g\"\n  Rule \"r\"\n    On aws:iam:user\n    Assert at most 1 access_keys ( created older than 1 day )\n"
+    );
+}

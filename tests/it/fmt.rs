@@ -112,3 +112,51 @@ fn strings_and_numbers_round_trip() {
     assert!(out.contains("And w == -0.0\n"), "{out}");
     assert_eq!(parse(&out).spec, parse(source).spec);
 }
+
+#[test]
+fn counting_quantifiers_and_units_are_normalized() {
+    let source = "Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert AT   Most\n 01 keys ( status == \"Active\" ) And Exactly 0 > groups ( x == 1 ) And x Is Older Than 1 DAYS And y NOT newer than 90 day And z older than 0 Hour And w newer than 2 minute";
+    let out = fmt(source);
+    assert!(
+        out.contains("Assert at most 1 keys ( status == \"Active\" )\n"),
+        "{out}"
+    );
+    assert!(out.contains("And exactly 0 > groups ( x == 1 )\n"), "{out}");
+    assert!(out.contains("And x is older than 1 day\n"), "{out}");
+    assert!(out.contains("And y not newer than 90 days\n"), "{out}");
+    assert!(out.contains("And z older than 0 hours\n"), "{out}");
+    assert!(out.contains("And w newer than 2 minutes\n"), "{out}");
+    assert_eq!(fmt(&out), out);
+    assert_eq!(parse(&out).spec, parse(source).spec);
+}
+
+#[test]
+fn timestamps_and_patterns_keep_their_text_and_escapes() {
+    let source = "Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x Before \"2026-01-01\" and y not after \"2026-01-01T09:00:00+02:00\" and z matching \"^\\\\d+\\\\.\\\"x\\\"$\" and w IS NOT MATCHING \"(?i)\\u00e9\"";
+    let out = fmt(source);
+    assert!(
+        out.contains(
+            "Assert x before \"2026-01-01\"\n    And y not after \"2026-01-01T09:00:00+02:00\"\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("And z matching \"^\\\\d+\\\\.\\\"x\\\"$\"\n"),
+        "{out}"
+    );
+    assert!(out.contains("And w is not matching \"(?i)é\"\n"), "{out}");
+    assert_eq!(fmt(&out), out);
+    assert_eq!(parse(&out).spec, parse(source).spec);
+}
+
+#[test]
+fn the_new_forms_fixture_formats_idempotently_and_keeps_its_tree_and_comments() {
+    let source =
+        std::fs::read_to_string("tests/fixtures/syntax/valid/counting-time-pattern.cloudspec")
+            .expect("read");
+    let once = fmt(&source);
+    insta::assert_snapshot!("counting-time-pattern", once);
+    assert_eq!(fmt(&once), once);
+    assert_eq!(parse(&once).spec, parse(&source).spec);
+    assert_eq!(comment_texts(&once), comment_texts(&source));
+}

@@ -4,10 +4,11 @@
 
 use cloudspec::syntax::ast::{
     Group, Literal, MemberPath, Predicate, Quantifier, Rule, Severity, Span, Spanned, Spec,
-    Statement, Tail,
+    Statement, Tail, TimeUnit,
 };
-use cloudspec::syntax::format::format;
+use cloudspec::syntax::format::{format, quote};
 use cloudspec::syntax::parse;
+use cloudspec::syntax::pattern::compile_pattern;
 use cloudspec::syntax::predicates::{Operands, PREDICATES};
 use proptest::prelude::*;
 
@@ -40,6 +41,11 @@ const PREDICATE_STARTS: &[&str] = &[
     "false",
     "enabled",
     "disabled",
+    "older",
+    "newer",
+    "before",
+    "after",
+    "matching",
 ];
 
 /// Member names, with keyword-like ones over-represented.
@@ -47,7 +53,8 @@ fn member_name() -> impl Strategy<Value = String> {
     let keywords = prop::sample::select(vec![
         "end", "enabled", "size", "type", "null", "empty", "with", "Assert", "true", "is", "not",
         "Rule", "group", "all", "no", "any", "every", "some", "none", "between", "On", "spec",
-        "ip", "network", "gt",
+        "ip", "network", "gt", "at", "least", "most", "exactly", "older", "before", "after",
+        "matching", "days", "day",
     ])
     .prop_map(str::to_string);
     prop_oneof![
@@ -119,7 +126,73 @@ fn operands(shape: Operands) -> BoxedStrategy<Vec<Literal>> {
         Operands::Network => net
             .prop_map(|s| vec![Literal::Str(sp(s.to_string()))])
             .boxed(),
+        Operands::Duration => prop_oneof![0i64..1000, Just(1i64), 0..=i64::MAX]
+            .prop_map(|n| vec![Literal::Int(sp(n))])
+            .boxed(),
+        Operands::Timestamp => timestamp().prop_map(|s| vec![Literal::Str(sp(s))]).boxed(),
+        Operands::Pattern => pattern().prop_map(|s| vec![Literal::Str(sp(s))]).boxed(),
     }
+}
+
+/// The unit of a predicate taking `shape` (`Some` for a duration only).
+fn unit(shape: Operands) -> BoxedStrategy<Option<Spanned<TimeUnit>>> {
+    match shape {
+        Operands::Duration => {
+            prop::sample::select(vec![TimeUnit::Minutes, TimeUnit::Hours, TimeUnit::Days])
+                .prop_map(|u| Some(sp(u)))
+                .boxed()
+        }
+        _ => Just(None).boxed(),
+    }
+}
+
+/// Valid timestamp literals: dates, UTC times, offsets, fractions of a second.
+fn timestamp() -> impl Strategy<Value = String> {
+    let date = (1970u32..2200, 1u32..=12, 1u32..=28);
+    prop_oneof![
+        date.clone()
+            .prop_map(|(y, m, d)| format!("{y:04}-{m:02}-{d:02}")),
+        (date.clone(), 0u32..24, 0u32..60, 0u32..60).prop_map(|((y, m, d), h, mi, s)| format!(
+            "{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z"
+        )),
+        (
+            date,
+            0u32..24,
+            prop::sample::select(vec![
+                "+02:00",
+                "-05:30",
+                "+00:00",
+                ".5Z",
+                ".123456789+01:00"
+            ])
+        )
+            .prop_map(|((y, m, d), h, tail)| format!("{y:04}-{m:02}-{d:02}T{h:02}:00:00{tail}")),
+    ]
+}
+
+/// Valid patterns: hand-picked ones with escapes, quotes and classes, and random text
+/// (escaped when it is not a valid pattern as it stands).
+fn pattern() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "^prod-",
+            "^\\d+$",
+            "\"quoted\"",
+            "a\\\\b",
+            "(?i)^arn:aws:iam::[0-9]{12}:root$",
+            "[[:alpha:]]+",
+            "\\p{Greek}",
+            "é+|😀",
+            "\t\n",
+            "",
+        ])
+        .prop_map(str::to_string),
+        text().prop_map(|s| if compile_pattern(&s).is_ok() {
+            s
+        } else {
+            regex::escape(&s)
+        }),
+    ]
 }
 
 fn predicate() -> impl Strategy<Value = Predicate> {
@@ -136,11 +209,14 @@ fn predicate() -> impl Strategy<Value = Predicate> {
             } else {
                 words.to_string()
             };
-            operands(spec.operands).prop_map(move |operands| Predicate {
-                kind: spec.kind,
-                operands,
-                words: words.clone(),
-                span: Span::default(),
+            (operands(spec.operands), unit(spec.operands)).prop_map(move |(operands, unit)| {
+                Predicate {
+                    kind: spec.kind,
+                    operands,
+                    words: words.clone(),
+                    unit,
+                    span: Span::default(),
+                }
             })
         })
 }
@@ -149,6 +225,11 @@ fn quantifier() -> impl Strategy<Value = Option<Spanned<Quantifier>>> {
     prop_oneof![
         3 => Just(None),
         1 => prop::sample::select(vec![Quantifier::Any, Quantifier::Every, Quantifier::No]).prop_map(|q| Some(sp(q))),
+        1 => (0u8..3, prop_oneof![0u64..5, any::<u64>()]).prop_map(|(which, n)| Some(sp(match which {
+            0 => Quantifier::AtLeast(n),
+            1 => Quantifier::AtMost(n),
+            _ => Quantifier::Exactly(n),
+        }))),
     ]
 }
 
@@ -278,6 +359,8 @@ proptest! {
         "x", ">", "(", ")", "[", "]", "{", "}", "=", ",", "==", "is", "not", "null", "between", "1", "-2.5",
         "ip", "within", "network", "\"10.0.0.0/8\"", "all", "no", "#c\n", "\"\\q\"", "\"open", "\n",
         "Severity", "high", "Reference", "Remediation", "99999999999999999999", "true", "greater", "than",
+        "at", "least", "most", "exactly", "-1", "older", "newer", "days", "weeks", "before", "after",
+        "\"2026-01-01\"", "\"2026-13-01\"", "matching", "\"(\"", "\"^\\d\"", "\"^\\\\d\"",
     ]), 0..60)) {
         let source = tokens.join(" ");
         let parsed = parse(&source);
@@ -355,6 +438,26 @@ const SOUP: &[&str] = &[
     "rule",
     "\"g0\"",
     "\"r0\"",
+    "at",
+    "least",
+    "most",
+    "exactly",
+    "2",
+    "1.5",
+    "older",
+    "newer",
+    "than",
+    "day",
+    "hours",
+    "weeks",
+    "before",
+    "after",
+    "\"2026-01-01\"",
+    "\"yesterday\"",
+    "matching",
+    "\"(\"",
+    "\"^\\d+$\"",
+    "\"^\\\\d+$\"",
 ];
 
 /// `text` split at spaces, with each edit applied: delete, replace or insert a token.
@@ -416,5 +519,91 @@ proptest! {
                 "{:?} at {}", text, offset
             );
         }
+    }
+}
+
+/// A statement `x matching <literal>` in a minimal file.
+fn pattern_file(literal: &str) -> String {
+    format!("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x matching {literal} And y not matching {literal}")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Any text as a pattern, quoted properly or pasted raw between quotes: compiling,
+    /// parsing and formatting never panic, and a pattern that parses formats back to itself.
+    #[test]
+    fn patterns_from_random_input_never_panic(
+        raw in prop_oneof![any::<String>(), "[()\\[\\]{}*+?|^$.\\\\dws0-9a,\"-]{0,16}"],
+    ) {
+        let compiled = compile_pattern(&raw);
+        if let Err(why) = &compiled {
+            prop_assert!(!why.contains('\n') && !why.is_empty(), "{:?}: {:?}", raw, why);
+        }
+        for source in [pattern_file(&quote(&raw)), pattern_file(&format!("\"{raw}\""))] {
+            let parsed = parse(&source);
+            if let Some(spec) = parsed.ok() {
+                let text = format(spec, &source);
+                let again = parse(&text);
+                prop_assert!(again.diagnostics.is_empty(), "{}\n{:#?}", text, again.diagnostics);
+                prop_assert_eq!(again.spec.as_ref(), Some(spec));
+                prop_assert_eq!(format(again.spec.as_ref().expect("parsed"), &text), text);
+            }
+        }
+        // A quoted pattern is rejected exactly when the regex crate rejects it.
+        let quoted = parse(&pattern_file(&quote(&raw)));
+        prop_assert_eq!(quoted.has_errors(), compiled.is_err(), "{:?}", raw);
+        if compiled.is_err() {
+            prop_assert!(quoted.diagnostics.iter().all(|d| d.code == "invalid-pattern"));
+        }
+    }
+
+    /// Counts, durations and timestamps from random text never panic the parser.
+    #[test]
+    fn counting_and_time_forms_never_panic(
+        count in "-?[0-9]{0,25}(\\.[0-9]{0,3})?(e[0-9]{0,4})?",
+        unit in "[a-zA-Z_]{0,8}",
+        stamp in any::<String>(),
+    ) {
+        for source in [
+            format!("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert at least {count} x ( y == 1 )"),
+            format!("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert exactly {count} > x ( y == 1 )"),
+            format!("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x older than {count} {unit}"),
+            format!("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c Assert x before {}", quote(&stamp)),
+        ] {
+            let parsed = parse(&source);
+            if let Some(spec) = parsed.ok() {
+                let text = format(spec, &source);
+                let again = parse(&text);
+                prop_assert_eq!(again.spec.as_ref(), Some(spec));
+            }
+        }
+    }
+}
+
+/// Patterns that backtracking engines take exponential time on run in linear time, and a
+/// pattern whose compiled form is huge is an error, not an allocation.
+#[test]
+fn pathological_patterns_are_linear_or_rejected() {
+    let input = "a".repeat(200_000);
+    let start = std::time::Instant::now();
+    for p in ["(a+)+$", "(a|aa)+b", "(a*)*b", "^(a|a?)+$", "(.*a){20}"] {
+        let re = compile_pattern(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+        let _ = re.is_match(&input);
+    }
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    for p in [
+        "(((a{100}){100}){100})",
+        "\\w{1000}{1000}",
+        "[\\p{L}]{100000}",
+    ] {
+        let Err(e) = compile_pattern(p) else {
+            panic!("{p} compiled")
+        };
+        assert!(e.contains("size limit"), "{p}: {e}");
     }
 }

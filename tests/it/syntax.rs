@@ -493,6 +493,23 @@ const SPELLINGS: &[(&str, PredicateKind)] = &[
     ("is false", PredicateKind::False),
     ("is enabled", PredicateKind::True),
     ("is disabled", PredicateKind::False),
+    ("is older than 90 days", PredicateKind::OlderThan),
+    ("older than 1 day", PredicateKind::OlderThan),
+    ("is not older than 12 hours", PredicateKind::NotOlderThan),
+    ("newer than 30 minutes", PredicateKind::NewerThan),
+    ("is not newer than 1 minute", PredicateKind::NotNewerThan),
+    ("is before \"2026-01-01\"", PredicateKind::Before),
+    (
+        "not before \"2026-01-01T00:00:00Z\"",
+        PredicateKind::NotBefore,
+    ),
+    (
+        "is after \"2026-01-01T09:30:00+02:00\"",
+        PredicateKind::After,
+    ),
+    ("is not after \"2026-01-01\"", PredicateKind::NotAfter),
+    ("is matching \"^prod-\"", PredicateKind::Matching),
+    ("not matching \"a|b\"", PredicateKind::NotMatching),
 ];
 
 #[test]
@@ -525,6 +542,9 @@ fn operand_for(shape: Operands) -> &'static str {
         Operands::List => " [1, 2]",
         Operands::IpAddress => " \"10.0.0.1\"",
         Operands::Network => " \"10.0.0.0/8\"",
+        Operands::Duration => " 90 days",
+        Operands::Timestamp => " \"2026-01-01\"",
+        Operands::Pattern => " \"^a\\\\d+$\"",
     }
 }
 
@@ -912,4 +932,405 @@ fn every_fixture_parses_item_by_item_as_whole() {
         );
         assert_eq!(items.diagnostics, whole.diagnostics, "{}", file.display());
     }
+}
+
+// ----- counting quantifiers, time and pattern predicates (issue 20) -----------------------
+
+/// `(code, line, column)` of `needle`'s first occurrence in the statements given to `wrap`
+/// (ASCII only; `    Assert ` takes columns 1 to 11 of line 5).
+fn at(code: &'static str, statements: &str, needle: &str) -> (&'static str, usize, usize) {
+    let i = statements.find(needle).expect("needle in the statements");
+    (code, 5, 12 + i)
+}
+
+#[test]
+fn counting_quantifiers_stand_where_any_every_no_stand() {
+    for (text, q, name, assoc) in [
+        (
+            "at least 1 > trails ( x is true )",
+            Quantifier::AtLeast(1),
+            "trails",
+            true,
+        ),
+        (
+            "AT MOST 1 access_keys ( status == \"Active\" )",
+            Quantifier::AtMost(1),
+            "access_keys",
+            false,
+        ),
+        (
+            "exactly 0 ports > 5",
+            Quantifier::Exactly(0),
+            "ports",
+            false,
+        ),
+        (
+            "at\n  least   18446744073709551615 x == 1",
+            Quantifier::AtLeast(u64::MAX),
+            "x",
+            false,
+        ),
+        (
+            "Exactly 3 tags[\"k\"] == 1",
+            Quantifier::Exactly(3),
+            "tags",
+            false,
+        ),
+        ("at most 2 any == 1", Quantifier::AtMost(2), "any", false),
+    ] {
+        let s = statement(text);
+        assert_eq!(s.quantifier.as_ref().map(|q| q.value), Some(q), "{text}");
+        assert_eq!(s.path.name.value, name, "{text}");
+        assert_eq!(s.path.association.is_some(), assoc, "{text}");
+    }
+}
+
+#[test]
+fn a_counting_quantifiers_span_covers_its_words_and_count() {
+    let source = wrap("at  most 12 access_keys ( status == \"Active\" )");
+    let spec = parse_ok(&source);
+    let q = asserts(&spec)[0].quantifier.clone().expect("quantifier");
+    assert_eq!(&source[q.span.start..q.span.end], "at  most 12");
+}
+
+#[test]
+fn counting_words_without_a_count_are_member_names() {
+    for (text, name) in [
+        ("exactly == 1", "exactly"),
+        ("exactly is true", "exactly"),
+        ("at == 1", "at"),
+        ("at ( least == 2 )", "at"),
+        ("exactly > 5", "exactly"),
+        ("at[\"least\"] == 1", "at"),
+        ("least is null", "least"),
+    ] {
+        let s = statement(text);
+        assert!(s.quantifier.is_none(), "{text}");
+        assert_eq!(s.path.name.value, name, "{text}");
+    }
+    let s = statement("every exactly == 1");
+    assert_eq!(s.quantifier.map(|q| q.value), Some(Quantifier::Every));
+}
+
+#[test]
+fn count_mistakes_are_errors_at_the_count() {
+    // `Assert ` ends at column 11 of line 5.
+    let text = "at least access_keys ( x == 1 )";
+    assert_eq!(errors(&wrap(text)), vec![at("syntax", text, "access_keys")]);
+    assert_eq!(
+        messages(&wrap("at least access_keys ( x == 1 )")),
+        vec!["expected a count (a whole number such as 1)"]
+    );
+    for (text, needle, help) in [
+        (
+            "exactly keys ( x == 1 )",
+            "keys",
+            "after \"exactly\": exactly 1 keys ...",
+        ),
+        (
+            "At Most > keys ( x == 1 )",
+            ">",
+            "after \"at most\": at most 1 > ...",
+        ),
+        (
+            "at least \"1\" keys ( x == 1 )",
+            "\"1\"",
+            "after \"at least\": at least 1 > trails ( ... )",
+        ),
+    ] {
+        let source = wrap(text);
+        assert_eq!(errors(&source), vec![at("syntax", text, needle)], "{text}");
+        let d = &parse(&source).diagnostics[0];
+        assert_eq!(d.message, "expected a count (a whole number such as 1)");
+        assert!(
+            d.help.as_deref().is_some_and(|h| h.ends_with(help)),
+            "{:?}",
+            d.help
+        );
+    }
+    // `exactly > 5` compares a member named `exactly`: the error comes after `>`.
+    let text = "exactly > trails ( x == 1 )";
+    assert_eq!(errors(&wrap(text)), vec![at("syntax", text, "trails")]);
+    assert_eq!(
+        parse(&wrap(text)).diagnostics[0].help.as_deref(),
+        Some("\"exactly\" counts with a whole number after it: exactly 1 > trails ( ... ); without one, \"exactly\" is read as a member name")
+    );
+    let text = "at least -1 > trails ( x == 1 )";
+    assert_eq!(errors(&wrap(text)), vec![at("invalid-count", text, "-1")]);
+    assert_eq!(
+        messages(&wrap("at least -1 > trails ( x == 1 )")),
+        vec!["the count of \"at least\" cannot be negative, found -1"]
+    );
+    let text = "at most 1.5 keys ( x == 1 )";
+    assert_eq!(errors(&wrap(text)), vec![at("invalid-count", text, "1.5")]);
+    assert_eq!(
+        messages(&wrap("exactly 1e3 keys ( x == 1 )")),
+        vec!["the count of \"exactly\" must be a whole number, found 1e3"]
+    );
+    let text = "exactly 18446744073709551616 keys ( x == 1 )";
+    assert_eq!(
+        errors(&wrap(text)),
+        vec![at("number-out-of-range", text, "1844")]
+    );
+    assert_eq!(
+        messages(&wrap("at lest 1 keys ( x == 1 )")).len(),
+        1,
+        "a misspelt quantifier is one syntax error"
+    );
+}
+
+#[test]
+fn durations_take_a_unit_in_any_case_and_number() {
+    use cloudspec::syntax::ast::TimeUnit;
+    for (text, n, unit) in [
+        ("x older than 90 days", 90, TimeUnit::Days),
+        ("x older than 1 DAY", 1, TimeUnit::Days),
+        ("x is not older than 2 day", 2, TimeUnit::Days),
+        ("x newer than 12 Hours", 12, TimeUnit::Hours),
+        ("x not newer than 1 hour", 1, TimeUnit::Hours),
+        ("x newer than 0 minutes", 0, TimeUnit::Minutes),
+        ("x older than\n 5\n minute", 5, TimeUnit::Minutes),
+    ] {
+        let s = statement(text);
+        let p = predicate_of(&s);
+        assert_eq!(p.operands, vec![int(n)], "{text}");
+        assert_eq!(p.unit.as_ref().map(|u| u.value), Some(unit), "{text}");
+    }
+    let source = wrap("x older than 90 Days");
+    let spec = parse_ok(&source);
+    let p = predicate_of(&asserts(&spec)[0]);
+    let unit = p.unit.clone().expect("unit");
+    assert_eq!(&source[unit.span.start..unit.span.end], "Days");
+    assert_eq!(p.words, "older than");
+    assert!(source[p.span.start..p.span.end].ends_with("Days"));
+    // A duration predicate followed by the next statement or clause.
+    let spec = parse_ok(&wrap(
+        "x older than 1 day and y == 1 And z newer than 2 hours",
+    ));
+    assert_eq!(asserts(&spec).len(), 3);
+    let spec = parse_ok(&wrap("k ( x older than 1 day and y newer than 2 days )"));
+    assert_eq!(asserts(&spec).len(), 1);
+    let spec = parse_ok(
+        "Spec \"s\" Group \"g\" Rule \"r\" On a:b:c With x older than 1 day Assert y == 1 Rule \"t\" On a:b:c Assert x newer than 3 days Group \"h\" Rule \"r\" On a:b:c Assert x == 1",
+    );
+    assert_eq!(spec.groups.len(), 2);
+    for p in [
+        "x == 1",
+        "x before \"2026-01-01\"",
+        "x matching \"a\"",
+        "x is null",
+    ] {
+        assert!(predicate_of(&statement(p)).unit.is_none(), "{p}");
+    }
+}
+
+#[test]
+fn duration_mistakes_are_errors_at_the_number_or_the_unit() {
+    let cases: [(&str, (&'static str, &str), &str); 8] = [
+        (
+            "x older than 90 weeks",
+            ("invalid-time-unit", "weeks"),
+            "unknown time unit \"weeks\"",
+        ),
+        (
+            "x older than 90",
+            ("invalid-time-unit", "90"),
+            "\"older than\" needs a time unit after 90",
+        ),
+        (
+            "k ( x is newer than 90 ) and y == 1",
+            ("invalid-time-unit", "90"),
+            "\"newer than\" needs a time unit after 90",
+        ),
+        (
+            "x newer than -5 days",
+            ("invalid-duration", "-5"),
+            "the duration of \"newer than\" cannot be negative, found -5",
+        ),
+        (
+            "x not older than 1.5 days",
+            ("invalid-duration", "1.5"),
+            "the duration of \"not older than\" must be a whole number, found 1.5",
+        ),
+        (
+            "x older than \"90 days\"",
+            ("invalid-operand", "\"90"),
+            "\"older than\" needs a whole number of days, hours or minutes such as 90 days, found a string",
+        ),
+        (
+            "x older than true days",
+            ("invalid-operand", "true"),
+            "\"older than\" needs a whole number of days, hours or minutes such as 90 days, found a boolean",
+        ),
+        (
+            "x older than 9223372036854775808 days",
+            ("number-out-of-range", "922"),
+            "the integer 9223372036854775808 does not fit in 64 bits",
+        ),
+    ];
+    for (text, (code, needle), message) in cases {
+        let source = wrap(text);
+        assert_eq!(errors(&source), vec![at(code, text, needle)], "{text}");
+        assert_eq!(messages(&source), vec![message.to_string()], "{text}");
+    }
+    // Both a bad number and a bad unit are reported.
+    let text = "x older than -1.5 fortnights";
+    assert_eq!(
+        errors(&wrap(text)),
+        vec![
+            at("invalid-duration", text, "-1.5"),
+            at("invalid-time-unit", text, "fortnights")
+        ]
+    );
+    let help = |text: &str| {
+        parse(&wrap(text)).diagnostics[0]
+            .help
+            .clone()
+            .unwrap_or_default()
+    };
+    assert!(help("x older than 2 weeks").ends_with("older than 14 days"));
+    assert!(help("x older than 1.5 days").ends_with("older than 36 hours"));
+    assert!(help("x older than 2.5 hours").ends_with("older than 150 minutes"));
+    assert!(help("x older than 90").ends_with("older than 90 days"));
+    // A word after a predicate that takes no unit is a syntax error.
+    assert_eq!(
+        errors(&wrap("x == 5 days")),
+        vec![at("syntax", "x == 5 days", "days")]
+    );
+    assert_eq!(
+        messages(&wrap("x older than 5 (")),
+        vec!["expected a time unit (days, hours or minutes), \"And\" or the end of the rule"]
+    );
+}
+
+#[test]
+fn timestamps_are_rfc3339_with_an_offset_or_dates() {
+    for text in [
+        "2026-01-01",
+        "2026-01-01T00:00:00Z",
+        "2026-01-01T09:30:00+02:00",
+        "2026-01-01T09:30:00.123456-05:30",
+        "2024-02-29",
+    ] {
+        let s = statement(&format!("x before \"{text}\""));
+        assert!(
+            matches!(&predicate_of(&s).operands[0], Literal::Str(v) if v.value == text),
+            "{text}"
+        );
+    }
+    for (text, help_end) in [
+        ("yesterday", "after \"2026-11-22\""),
+        ("2026-13-01", "after \"2026-01-31\""),
+        ("2025-02-29", "after \"2026-01-31\""),
+        ("2026-01-01T00:00:00", "after \"2026-01-01T00:00:00Z\""),
+        ("2026-01-01T25:00:00Z", "after \"2026-11-22\""),
+        ("", "after \"2026-11-22\""),
+    ] {
+        let statement = format!("x not after \"{text}\"");
+        let source = wrap(&statement);
+        assert_eq!(
+            errors(&source),
+            vec![at("invalid-timestamp", &statement, "\"")],
+            "{text}"
+        );
+        assert_eq!(
+            messages(&source),
+            vec![format!("\"{text}\" is not a timestamp or a date")]
+        );
+        let help = parse(&source).diagnostics[0]
+            .help
+            .clone()
+            .unwrap_or_default();
+        assert!(help.ends_with(help_end), "{text}: {help}");
+    }
+    assert_eq!(
+        errors(&wrap("x before 2026")),
+        vec![at("invalid-operand", "x before 2026", "2026")]
+    );
+    // A timestamp with a bad escape is reported once, as the escape.
+    let text = "x before \"2026\\q\"";
+    assert_eq!(errors(&wrap(text)), vec![at("invalid-escape", text, "\\q")]);
+}
+
+#[test]
+fn patterns_are_checked_with_the_regex_crate() {
+    let s = statement("x matching \"^\\\\d+\\\\.\\\"q\\\"$\"");
+    assert!(
+        matches!(&predicate_of(&s).operands[0], Literal::Str(v) if v.value == "^\\d+\\.\"q\"$")
+    );
+    let source = wrap("x matching \"(\"");
+    assert_eq!(
+        errors(&source),
+        vec![at("invalid-pattern", "x matching \"(\"", "\"")]
+    );
+    assert_eq!(
+        messages(&source),
+        vec!["\"(\" is not a valid regular expression"]
+    );
+    let d = &parse(&source).diagnostics[0];
+    assert_eq!(
+        d.help.as_deref(),
+        Some("unclosed group; patterns use the syntax of Rust's regex crate (no look-around or backreferences)")
+    );
+    for bad in ["[a-", "a{2,1}", "(?=x)", "\\\\1", "*"] {
+        let statement = format!("x not matching \"{bad}\"");
+        let source = wrap(&statement);
+        assert_eq!(
+            errors(&source),
+            vec![at("invalid-pattern", &statement, "\"")],
+            "{bad}"
+        );
+        let help = parse(&source).diagnostics[0]
+            .help
+            .clone()
+            .unwrap_or_default();
+        assert!(!help.contains('\n'), "{help}");
+    }
+    assert_eq!(
+        errors(&wrap("x matching 5")),
+        vec![at("invalid-operand", "x matching 5", "5")]
+    );
+}
+
+#[test]
+fn an_unknown_escape_in_a_pattern_says_to_write_the_backslash_twice() {
+    let text = "x matching \"^\\d+$\"";
+    let source = wrap(text);
+    // Reported once, as the escape (the pattern is not compiled).
+    assert_eq!(errors(&source), vec![at("invalid-escape", text, "\\d")]);
+    let d = &parse(&source).diagnostics[0];
+    assert_eq!(d.message, "unknown escape \"\\d\" in a string");
+    assert_eq!(
+        d.help.as_deref(),
+        Some("string escapes apply before the pattern is read, so write a regex backslash twice: \"\\\\d\" for the regex escape \\d, as in matching \"^\\\\d+$\"")
+    );
+    // Elsewhere the help is the general one.
+    let other = &parse(&wrap("x == \"^\\d\"")).diagnostics[0];
+    assert!(other
+        .help
+        .as_deref()
+        .is_some_and(|h| h.starts_with("the escapes are")));
+    let other = &parse(&wrap("x before \"\\d\"")).diagnostics[0];
+    assert!(other
+        .help
+        .as_deref()
+        .is_some_and(|h| h.starts_with("the escapes are")));
+}
+
+#[test]
+fn new_predicate_words_are_member_names_too() {
+    for name in [
+        "older", "newer", "before", "after", "matching", "days", "at", "least", "most", "exactly",
+    ] {
+        let s = statement(&format!("{name} == 1"));
+        assert_eq!(s.path.name.value, name);
+    }
+    assert_eq!(
+        predicate_of(&statement("before before \"2026-01-01\"")).kind,
+        PredicateKind::Before
+    );
+    // As for `any`, a quantifier word followed by a whole predicate is a member.
+    let s = statement("any older than 5 days");
+    assert!(s.quantifier.is_none());
+    assert_eq!(s.path.name.value, "any");
 }
