@@ -1,5 +1,8 @@
 //! Walking member paths over one resource: With is "any", Assert is "every", explicit
 //! quantifiers override, statements inside one `( ... )` apply to the same element.
+//! Counting quantifiers (`at least N`, `at most N`, `exactly N`) count the elements that
+//! hold and those that are unknown, null elements counting as none, and judge the counts
+//! by the interval rule ([`Walker::count`], [`Bound`]).
 //!
 //! Every resource is first evaluated fast (no paths, no messages, short-circuits); only a
 //! resource that does not plainly pass is walked again in detail to collect its failing
@@ -453,9 +456,11 @@ impl<'a> Walker<'a> {
                 Leaf::Unknown(reason, _) => Leaf::Unknown(reason, false),
             };
         }
-        let result = match &s.tail {
-            CTail::Predicate(p) => self.quantify_predicate(leaf, s, p, t),
-            CTail::Nested(body) => self.quantify_nested(leaf, s, body, t),
+        let result = match (&s.tail, counting(s.quantifier)) {
+            (CTail::Predicate(p), None) => self.quantify_predicate(leaf, s, p, t),
+            (CTail::Nested(body), None) => self.quantify_nested(leaf, s, body, t),
+            (CTail::Predicate(p), Some(bound)) => self.count_predicate(leaf, s, p, bound, t),
+            (CTail::Nested(body), Some(bound)) => self.count_nested(leaf, s, body, bound, t),
         };
         t.path.truncate(mark);
         result
@@ -468,17 +473,6 @@ impl<'a> Walker<'a> {
         body: &'a [CStmt],
         t: &mut Trail,
     ) -> Truth {
-        if let Some(bound) = counting(s.quantifier) {
-            // An element that is null, missing or dangling, or that `( ... )` or `>` cannot
-            // enter (a scalar, a value that is not a reference), is no element to count.
-            return self.count(leaf, s, true, bound, t, |w, item, t| {
-                match w.enter(item, s.association, t) {
-                    (Elem::Null(_), _) => None,
-                    (elem, Some(target)) => Some(w.referenced(target, elem, body, t)),
-                    (elem, None) => Some(w.statements(elem, body, t)),
-                }
-            });
-        }
         self.quantify(leaf, s, true, t, |w, item, t| {
             match w.enter(item, s.association, t) {
                 (elem, Some(target)) => w.referenced(target, elem, body, t),
@@ -494,15 +488,47 @@ impl<'a> Walker<'a> {
         p: &'a CPredicate,
         t: &mut Trail,
     ) -> Truth {
-        if let Some(bound) = counting(s.quantifier) {
-            // A leaf member counts its values that satisfy the predicate; a null value is
-            // no value to count.
-            return self.count(leaf, s, !p.whole, bound, t, |w, item, t| match item {
-                Leaf::Null(_) => None,
-                other => Some(w.test(other, s, p, t)),
-            });
-        }
         self.quantify(leaf, s, !p.whole, t, |w, item, t| w.test(item, s, p, t))
+    }
+
+    /// A counting quantifier before `( ... )` or `>`. An element that is null, missing or
+    /// dangling, or that `( ... )` or `>` cannot enter (a scalar, a value that is not a
+    /// reference), is no element to count. (Kept out of line, as is
+    /// [`Walker::count_predicate`], so that the walks of `any`, `every` and `no` stay as
+    /// small as they were.)
+    #[inline(never)]
+    fn count_nested(
+        &self,
+        leaf: Leaf<'a>,
+        s: &'a CStmt,
+        body: &'a [CStmt],
+        bound: Bound,
+        t: &mut Trail,
+    ) -> Truth {
+        self.count(leaf, s, true, bound, t, |w, item, t| {
+            match w.enter(item, s.association, t) {
+                (Elem::Null(_), _) => None,
+                (elem, Some(target)) => Some(w.referenced(target, elem, body, t)),
+                (elem, None) => Some(w.statements(elem, body, t)),
+            }
+        })
+    }
+
+    /// A counting quantifier before a predicate: a leaf member counts its values that
+    /// satisfy the predicate; a null value is no value to count.
+    #[inline(never)]
+    fn count_predicate(
+        &self,
+        leaf: Leaf<'a>,
+        s: &'a CStmt,
+        p: &'a CPredicate,
+        bound: Bound,
+        t: &mut Trail,
+    ) -> Truth {
+        self.count(leaf, s, !p.whole, bound, t, |w, item, t| match item {
+            Leaf::Null(_) => None,
+            other => Some(w.test(other, s, p, t)),
+        })
     }
 
     /// A counting quantifier (language.md, "Counting, time and pattern predicates"): applies
