@@ -12,6 +12,7 @@ use ipnetwork::IpNetwork;
 use crate::model::{Interner, Sym};
 use crate::predicates::{def, parse_instant, Lit, Operand, Operands, Pattern, PredicateDef};
 use crate::syntax::ast::{Literal, Predicate, Quantifier, Statement, Tail};
+use crate::truth::Bound;
 
 /// What compiling a rule needs besides its statements.
 #[derive(Clone, Copy)]
@@ -28,6 +29,8 @@ pub(crate) struct Ctx<'a> {
 pub(crate) struct CStmt {
     /// The effective quantifier (explicit, or the context's).
     pub quantifier: Quantifier,
+    /// The bound of a counting quantifier (`at least 2`...); `None` for `any`, `every`, `no`.
+    pub bound: Option<Bound>,
     pub association: bool,
     /// `None`: no property in the inventory has this name, so it is always missing.
     pub name: Option<Sym>,
@@ -89,6 +92,12 @@ fn statement(s: &Statement, context: Quantifier, ctx: Ctx<'_>) -> CStmt {
         .collect();
     CStmt {
         quantifier,
+        bound: match quantifier {
+            Quantifier::AtLeast(n) => Some(Bound::AtLeast(n)),
+            Quantifier::AtMost(n) => Some(Bound::AtMost(n)),
+            Quantifier::Exactly(n) => Some(Bound::Exactly(n)),
+            Quantifier::Any | Quantifier::Every | Quantifier::No => None,
+        },
         association: s.path.association.is_some(),
         name: interner.get(&s.path.name.value),
         name_text: s.path.name.value.clone(),
