@@ -1,5 +1,7 @@
 //! AST to the evaluator's form: member names resolved to the inventory's symbols, operands
-//! checked and parsed once (numbers, IP addresses, CIDR blocks), quantifiers made explicit.
+//! checked and parsed once (numbers, IP addresses, CIDR blocks, timestamps, durations against
+//! the reference time, regular expressions), quantifiers made explicit. A rule is compiled
+//! once per run, so each pattern is compiled once per rule, never per resource.
 
 use std::cell::Cell;
 use std::net::IpAddr;
@@ -8,14 +10,27 @@ use std::sync::Arc;
 use ipnetwork::IpNetwork;
 
 use crate::model::{Interner, Sym};
-use crate::predicates::{def, Lit, Operand, Operands, PredicateDef};
+use crate::predicates::{def, parse_instant, Lit, Operand, Operands, Pattern, PredicateDef};
 use crate::syntax::ast::{Literal, Predicate, Quantifier, Statement, Tail};
+use crate::truth::Bound;
+
+/// What compiling a rule needs besides its statements.
+#[derive(Clone, Copy)]
+pub(crate) struct Ctx<'a> {
+    pub interner: &'a Interner,
+    /// The rule's file, for the text of its predicates.
+    pub source: &'a str,
+    /// The reference time of time predicates, nanoseconds since the Unix epoch.
+    pub now: i128,
+}
 
 /// A statement ready to evaluate.
 #[derive(Debug)]
 pub(crate) struct CStmt {
     /// The effective quantifier (explicit, or the context's).
     pub quantifier: Quantifier,
+    /// The bound of a counting quantifier (`at least 2`...); `None` for `any`, `every`, `no`.
+    pub bound: Option<Bound>,
     pub association: bool,
     /// `None`: no property in the inventory has this name, so it is always missing.
     pub name: Option<Sym>,
@@ -48,19 +63,12 @@ pub(crate) struct CPredicate {
 }
 
 /// Compiles statements under a context quantifier (`Every` for Assert, `Any` for With).
-pub(crate) fn statements(
-    stmts: &[Statement],
-    context: Quantifier,
-    interner: &Interner,
-    source: &str,
-) -> Vec<CStmt> {
-    stmts
-        .iter()
-        .map(|s| statement(s, context, interner, source))
-        .collect()
+pub(crate) fn statements(stmts: &[Statement], context: Quantifier, ctx: Ctx<'_>) -> Vec<CStmt> {
+    stmts.iter().map(|s| statement(s, context, ctx)).collect()
 }
 
-fn statement(s: &Statement, context: Quantifier, interner: &Interner, source: &str) -> CStmt {
+fn statement(s: &Statement, context: Quantifier, ctx: Ctx<'_>) -> CStmt {
+    let interner = ctx.interner;
     let quantifier = s.quantifier.as_ref().map(|q| q.value).unwrap_or(context);
     let inner = match quantifier {
         Quantifier::Every => Quantifier::Every,
@@ -73,8 +81,8 @@ fn statement(s: &Statement, context: Quantifier, interner: &Interner, source: &s
         | Quantifier::Exactly(_) => Quantifier::Any,
     };
     let tail = match &s.tail {
-        Tail::Nested(body) => CTail::Nested(statements(body, inner, interner, source)),
-        Tail::Predicate(p) => CTail::Predicate(predicate(p, Some(interner), source)),
+        Tail::Nested(body) => CTail::Nested(statements(body, inner, ctx)),
+        Tail::Predicate(p) => CTail::Predicate(predicate(p, ctx)),
     };
     let keys: Vec<(Option<Sym>, String)> = s
         .path
@@ -84,6 +92,12 @@ fn statement(s: &Statement, context: Quantifier, interner: &Interner, source: &s
         .collect();
     CStmt {
         quantifier,
+        bound: match quantifier {
+            Quantifier::AtLeast(n) => Some(Bound::AtLeast(n)),
+            Quantifier::AtMost(n) => Some(Bound::AtMost(n)),
+            Quantifier::Exactly(n) => Some(Bound::Exactly(n)),
+            Quantifier::Any | Quantifier::Every | Quantifier::No => None,
+        },
         association: s.path.association.is_some(),
         name: interner.get(&s.path.name.value),
         name_text: s.path.name.value.clone(),
@@ -105,9 +119,10 @@ fn subject(name: &str, keys: &[(Option<Sym>, String)]) -> String {
     out
 }
 
-fn predicate(p: &Predicate, interner: Option<&Interner>, source: &str) -> CPredicate {
+fn predicate(p: &Predicate, ctx: Ctx<'_>) -> CPredicate {
     let def = def(p.kind);
-    let operand = operand(p, interner).unwrap_or(Operand::Nothing);
+    let source = ctx.source;
+    let operand = operand(p, ctx).unwrap_or(Operand::Nothing);
     let whole = match &operand {
         Operand::Value(lit) => lit.is_collection(),
         Operand::Choices(choices) => choices.iter().any(Lit::is_collection),
@@ -127,8 +142,10 @@ fn predicate(p: &Predicate, interner: Option<&Interner>, source: &str) -> CPredi
 }
 
 /// The operand of a predicate in the shape its table entry says. The parser has already
-/// reported operands that do not fit (`invalid-operand`), so a misfit here yields `None`.
-fn operand(p: &Predicate, interner: Option<&Interner>) -> Option<Operand> {
+/// reported operands that do not fit (`invalid-operand`, a bad timestamp, an invalid
+/// pattern), so a misfit here yields `None` (and the predicate fails on every value).
+fn operand(p: &Predicate, ctx: Ctx<'_>) -> Option<Operand> {
+    let interner = Some(ctx.interner);
     let ops = p.operands.as_slice();
     match (def(p.kind).operands, ops) {
         (Operands::None, []) => Some(Operand::Nothing),
@@ -148,8 +165,38 @@ fn operand(p: &Predicate, interner: Option<&Interner>) -> Option<Operand> {
             .parse::<IpNetwork>()
             .ok()
             .map(Operand::Network),
+        (Operands::Duration, [Literal::Int(n)]) => {
+            let unit = p.unit.as_ref()?.value;
+            let n = n.value;
+            // `now - n units`: i128 nanoseconds hold any i64 count of days (about 8e32 ns),
+            // so this cannot overflow.
+            let span = i128::from(n) * i128::from(unit.seconds()) * 1_000_000_000;
+            Some(Operand::Instant {
+                at: ctx.now - span,
+                text: format!("{n} {}", unit.word(n)),
+            })
+        }
+        (Operands::Timestamp, [Literal::Str(s)]) => Some(Operand::Instant {
+            at: parse_instant(&s.value)?,
+            text: serde_json::Value::String(s.value.clone()).to_string(),
+        }),
+        (Operands::Pattern, [Literal::Str(s)]) => compile_pattern(&s.value)
+            .ok()
+            .map(|re| Operand::Pattern(Pattern(re))),
         _ => None,
     }
+}
+
+/// A pattern predicate's regular expression, with the size limits the parser checks it
+/// under (so a pattern the parser accepted compiles here too).
+// TODO(#20): call `crate::syntax::pattern::compile_pattern` once the syntax side lands it,
+// so that the parser and the evaluator share one builder and one set of limits.
+fn compile_pattern(text: &str) -> Result<regex::Regex, String> {
+    regex::RegexBuilder::new(text)
+        .size_limit(1 << 20)
+        .dfa_size_limit(1 << 20)
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 fn number_of(lit: &Literal) -> Option<f64> {

@@ -21,7 +21,8 @@ use crate::outcome::{
     Details, GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome,
     SpecOutcome, Status,
 };
-use crate::syntax::ast::{Quantifier, Rule, Spec};
+use crate::predicates::Applies;
+use crate::syntax::ast::{Quantifier, Rule, Spec, Statement, Tail};
 use crate::truth::Truth;
 use walk::{Elem, Trail, Walker};
 
@@ -128,8 +129,6 @@ pub fn evaluate_at(
     limits: Limits,
     now: i128,
 ) -> RunOutcome {
-    // SKELETON (#20): compile time predicates against `now`; set `RunOutcome::now`.
-    let _ = now;
     let mut failed: HashMap<&str, Vec<&CollectionError>> = HashMap::new();
     for error in &inventory.errors {
         failed
@@ -150,7 +149,7 @@ pub fn evaluate_at(
         .collect();
     let mut results = parallel_map(&rules, threads, |(input, rule, at)| {
         let walker = Walker::new(inventory, &failed, limits);
-        evaluate_rule(&walker, input, rule, *at)
+        evaluate_rule(&walker, input, rule, *at, now)
     })
     .into_iter();
     let specs = specs
@@ -174,13 +173,38 @@ pub fn evaluate_at(
         .iter()
         .map(|r| format!("dangling reference: {r} is not in the inventory"))
         .collect();
+    let timed = rules
+        .iter()
+        .any(|(_, rule, _)| rule.with.iter().chain(&rule.assert).any(uses_time));
     RunOutcome {
         specs,
         collected_at: inventory.collected_at.clone(),
-        now: None,
+        now: timed.then(|| instant_text(now)),
         warnings,
         audit: Default::default(),
     }
+}
+
+/// Whether a statement, or one inside it, uses a time predicate (`older than`, `before`...).
+fn uses_time(s: &Statement) -> bool {
+    match &s.tail {
+        Tail::Predicate(p) => crate::predicates::def(p.kind).applies == Applies::Timestamp,
+        Tail::Nested(body) => body.iter().any(uses_time),
+    }
+}
+
+/// The reference time as reports record it (`"now"`): RFC 3339 in UTC with `Z`, whole
+/// seconds when the time has no fraction (`2026-11-22T07:00:00Z`), else as many fractional
+/// digits as it needs, in groups of three (`...07:00:00.250Z`): chrono's
+/// `SecondsFormat::AutoSi`, so a `--now` or `collected_at` is written back exactly.
+pub fn instant_text(at: i128) -> String {
+    let secs = at.div_euclid(1_000_000_000);
+    let nanos = at.rem_euclid(1_000_000_000);
+    i64::try_from(secs)
+        .ok()
+        .and_then(|secs| chrono::DateTime::from_timestamp(secs, u32::try_from(nanos).ok()?))
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
+        .unwrap_or_default()
 }
 
 /// The line and column of each offset: one index of line starts per file, then a binary
@@ -230,21 +254,17 @@ fn evaluate_rule(
     input: &SpecInput<'_>,
     rule: &Rule,
     (line, column): (usize, usize),
+    now: i128,
 ) -> RuleOutcome {
     let started = Instant::now();
     let inventory = walker.inventory;
-    let with = compile::statements(
-        &rule.with,
-        Quantifier::Any,
-        &inventory.interner,
-        input.source,
-    );
-    let assert = compile::statements(
-        &rule.assert,
-        Quantifier::Every,
-        &inventory.interner,
-        input.source,
-    );
+    let ctx = compile::Ctx {
+        interner: &inventory.interner,
+        source: input.source,
+        now,
+    };
+    let with = compile::statements(&rule.with, Quantifier::Any, ctx);
+    let assert = compile::statements(&rule.assert, Quantifier::Every, ctx);
     let candidates = inventory.of_type(&rule.on.value);
     // Exact: a rule may have 100k resources in scope, which should not grow by doubling.
     let mut resources = Vec::with_capacity(candidates.len());
@@ -473,6 +493,9 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
     }
     out
 }
+
+#[cfg(test)]
+mod new_forms_tests;
 
 #[cfg(test)]
 mod tests {

@@ -576,7 +576,7 @@ mod tests {
             assert_eq!(PREDICATES[kind as usize].kind, kind);
         }
         assert_eq!(PREDICATES.len(), KINDS.len());
-        assert_eq!(PREDICATES.len(), 29);
+        assert_eq!(PREDICATES.len(), 39);
     }
 
     #[test]

@@ -5,14 +5,21 @@
 //! to `bench/rules/typical.cloudspec`; `--threads 1` loads on one thread; `--rules` prints
 //! each rule's own evaluation time, on stderr). Like `cloudspec run --inventory`, the load
 //! keeps only the properties the spec reads; `--full` loads every property.
+//!
+//! Time predicates are judged against the inventory's `collected_at`, else against
+//! [`BENCH_NOW`] (the generator writes no `collected_at`), never the clock, so the verdicts
+//! and the work do not depend on the day of the run.
 
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use cloudspec::eval::{evaluate, SpecInput};
+use cloudspec::eval::{evaluate_at, Limits, SpecInput};
 use cloudspec::model::Inventory;
 use cloudspec_bench::{arg_value, peak_rss_bytes};
+
+/// The reference time of time predicates for an inventory without `collected_at`.
+const BENCH_NOW: &str = "2026-11-22T07:00:00Z";
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -106,7 +113,15 @@ fn bench(inventory: &Path, spec_path: &Path, options: &Options) -> Result<(), St
             source: &source,
             spec,
         };
-        let outcome = evaluate(&[input], &inv);
+        let now = inv
+            .collected_at
+            .as_deref()
+            .and_then(cloudspec::predicates::parse_instant)
+            .or_else(|| cloudspec::predicates::parse_instant(BENCH_NOW))
+            .ok_or("the reference time is not a timestamp")?;
+        // As `cloudspec::eval::evaluate`: rules spread over the cores (at most 8).
+        let eval_threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        let outcome = evaluate_at(&[input], &inv, eval_threads, Limits::default(), now);
         evals.push(started.elapsed().as_secs_f64());
         evaluations = rules_x_resources(&outcome, &inv, spec);
         if per_rule {
