@@ -116,8 +116,13 @@ fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
             .unwrap_or_else(|| super::audit::nanos(now)),
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    let mut outcome =
-        eval::evaluate_at(&inputs, &inventory, threads, eval::Limits::default(), reference);
+    let mut outcome = eval::evaluate_at(
+        &inputs,
+        &inventory,
+        threads,
+        eval::Limits::default(),
+        reference,
+    );
     audit.apply(&mut outcome, &inventory, now)?;
     if !args.quiet {
         for warning in &outcome.warnings {

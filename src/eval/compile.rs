@@ -180,7 +180,7 @@ fn operand(p: &Predicate, ctx: Ctx<'_>) -> Option<Operand> {
             at: parse_instant(&s.value)?,
             text: serde_json::Value::String(s.value.clone()).to_string(),
         }),
-        (Operands::Pattern, [Literal::Str(s)]) => compile_pattern(&s.value)
+        (Operands::Pattern, [Literal::Str(s)]) => crate::syntax::pattern::compile_pattern(&s.value)
             .ok()
             .map(|re| Operand::Pattern(Pattern(re))),
         _ => None,
@@ -189,16 +189,6 @@ fn operand(p: &Predicate, ctx: Ctx<'_>) -> Option<Operand> {
 
 /// A pattern predicate's regular expression, with the size limits the parser checks it
 /// under (so a pattern the parser accepted compiles here too).
-// TODO(#20): call `crate::syntax::pattern::compile_pattern` once the syntax side lands it,
-// so that the parser and the evaluator share one builder and one set of limits.
-fn compile_pattern(text: &str) -> Result<regex::Regex, String> {
-    regex::RegexBuilder::new(text)
-        .size_limit(1 << 20)
-        .dfa_size_limit(1 << 20)
-        .build()
-        .map_err(|e| e.to_string())
-}
-
 fn number_of(lit: &Literal) -> Option<f64> {
     match lit {
         Literal::Int(i) => Some(i.value as f64),

@@ -39,7 +39,14 @@ fn report(out: &Output) -> serde_json::Value {
 #[test]
 fn collected_at_is_now_unless_now_is_given() {
     let dir = dir();
-    let args = ["run", "keys.cloudspec", "--inventory", "inv.json", "--format", "json"];
+    let args = [
+        "run",
+        "keys.cloudspec",
+        "--inventory",
+        "inv.json",
+        "--format",
+        "json",
+    ];
     let out = cloudspec(&args, dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let r = report(&out);
@@ -64,7 +71,14 @@ fn a_report_without_time_predicates_has_no_now() {
     )
     .unwrap();
     let out = cloudspec(
-        &["run", "plain.cloudspec", "--inventory", "inv.json", "--format", "json"],
+        &[
+            "run",
+            "plain.cloudspec",
+            "--inventory",
+            "inv.json",
+            "--format",
+            "json",
+        ],
         dir.path(),
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -93,12 +107,23 @@ fn test_now_applies_to_cases_that_pin_none() {
     let file = "cases:\n  - name: judged at --now\n    inventory: inv.json\n    expect:\n      \"IAM/Keys rotated within 90 days\": fail\n";
     std::fs::write(dir.path().join("keys.test.yaml"), file).unwrap();
     let out = cloudspec(
-        &["test", ".", "--color", "never", "--now", "2027-01-01T00:00:00Z"],
+        &[
+            "test",
+            ".",
+            "--color",
+            "never",
+            "--now",
+            "2027-01-01T00:00:00Z",
+        ],
         dir.path(),
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = cloudspec(&["test", ".", "--color", "never"], dir.path());
-    assert_eq!(out.status.code(), Some(1), "collected_at judges the key recent");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "collected_at judges the key recent"
+    );
 }
 
 #[test]
