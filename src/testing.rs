@@ -224,7 +224,7 @@ pub fn parse_test_file(source: &str) -> Result<TestFile, Vec<TestFileError>> {
             Ok(at) => Some(at),
             Err(message) => {
                 errors.push(TestFileError::at(
-                    locate(source, text, source.find("now:").unwrap_or(0)),
+                    locate(source, text, top_level_key(source, "now")),
                     message,
                 ));
                 None
@@ -271,6 +271,21 @@ pub fn parse_test_file(source: &str) -> Result<TestFile, Vec<TestFileError>> {
     } else {
         Err(errors)
     }
+}
+
+/// The offset of a top-level `key:` (at the start of a line, not indented), or 0.
+fn top_level_key(source: &str, key: &str) -> usize {
+    let mut offset = 0;
+    for line in source.split_inclusive('\n') {
+        if line
+            .strip_prefix(key)
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        {
+            return offset;
+        }
+        offset += line.len();
+    }
+    0
 }
 
 /// A test file's `now:`: an RFC 3339 timestamp with `Z` or an offset (or a date).

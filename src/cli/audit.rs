@@ -90,12 +90,18 @@ pub(super) fn now(given: Option<&str>) -> Result<DateTime<Utc>, u8> {
     }
 }
 
+/// An RFC 3339 time, or a `YYYY-MM-DD` date taken as midnight UTC (as time predicates and
+/// test files read them).
 fn parse_now(text: &str) -> Result<DateTime<Utc>, u8> {
-    DateTime::parse_from_rfc3339(text.trim())
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| {
+    crate::predicates::parse_instant(text.trim())
+        .and_then(|ns| {
+            let secs = i64::try_from(ns.div_euclid(1_000_000_000)).ok()?;
+            let nanos = u32::try_from(ns.rem_euclid(1_000_000_000)).ok()?;
+            DateTime::from_timestamp(secs, nanos)
+        })
+        .ok_or_else(|| {
             fail(&format!(
-                "--now is \"{}\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): {e}",
+                "--now is \"{}\", which is not an RFC 3339 time such as 2026-11-23T07:15:00Z (or a date such as 2026-11-23)",
                 cloudspec_model::input::escape_control(&cloudspec_model::input::truncate_chars(
                     text, 60
                 ))

@@ -159,7 +159,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "REPORT.json")]
     pub baseline: Option<PathBuf>,
 
-    /// The run's time (RFC 3339, e.g. 2026-11-23T07:15:00Z): the reference time of time
+    /// The run's time (RFC 3339, e.g. 2026-11-23T07:15:00Z, or a date): the reference time of time
     /// predicates (`older than 90 days`; default: the inventory's collected_at, else the
     /// clock), waiver expiry and output file names (default: the clock).
     #[arg(long, value_name = "TIME")]
@@ -189,7 +189,7 @@ pub struct TestArgs {
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
     pub color: String,
 
-    /// The reference time of time predicates (RFC 3339, e.g. 2026-11-23T07:15:00Z) for cases
+    /// The reference time of time predicates (RFC 3339, e.g. 2026-11-23T07:15:00Z, or a date) for cases
     /// that pin none with `now:` (default: each inventory's collected_at, else the clock).
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,

@@ -172,10 +172,10 @@ fn at_most_counts_matching_elements_at_its_boundary() {
     );
     assert_eq!(
         messages(&out, "u2"),
-        ["keys: 2 keys match, expected at most 1"]
+        ["keys: 2 of keys match, expected at most 1"]
     );
     let f = &resource(&out, "u3").failures()[0];
-    assert_eq!(f.message, "3 keys match, expected at most 1");
+    assert_eq!(f.message, "3 of keys match, expected at most 1");
     assert_eq!(&*f.predicate, "at most 1 keys");
     assert_eq!(&*f.expected, "at most 1 keys to match");
     assert_eq!(f.actual, serde_json::json!(3));
@@ -204,23 +204,23 @@ fn at_least_counts_matching_elements_at_its_boundary() {
     );
     assert_eq!(
         messages(&out, "u0"),
-        ["keys: 0 keys match, expected at least 2"]
+        ["keys: 0 of keys match, expected at least 2"]
     );
     assert_eq!(
         messages(&out, "u1"),
-        ["keys: 1 keys matches, expected at least 2"]
+        ["keys: 1 of keys matches, expected at least 2"]
     );
     // Missing and null count as zero elements.
     assert_eq!(
         messages(&out, "u4"),
-        ["keys: 0 keys match, expected at least 2"]
+        ["keys: 0 of keys match, expected at least 2"]
     );
     // The elements that did not match explain the shortfall; a null element is none.
     assert_eq!(
         messages(&out, "u6"),
         [
             "keys[2].status: status is \"Inactive\", expected == \"Active\"",
-            "keys: 1 keys matches, expected at least 2"
+            "keys: 1 of keys matches, expected at least 2"
         ]
     );
     assert_eq!(
@@ -236,7 +236,7 @@ fn at_least_false_when_even_the_unknowns_cannot_reach_it() {
     assert_eq!(resource(&out, "u7").status, Status::Fail);
     assert_eq!(
         messages(&out, "u7"),
-        ["keys: 1 keys matches (and 1 unknown), expected at least 3"]
+        ["keys: 1 of keys matches (and 1 unknown), expected at least 3"]
     );
     assert_eq!(resource(&out, "u9").status, Status::Fail);
     assert_eq!(resource(&out, "u8").status, Status::Unknown);
@@ -262,11 +262,11 @@ fn exactly_is_at_least_and_at_most() {
     );
     assert_eq!(
         messages(&out, "u3"),
-        ["keys: 3 keys match, expected exactly 2"]
+        ["keys: 3 of keys match, expected exactly 2"]
     );
     assert_eq!(
         messages(&out, "u1"),
-        ["keys: 1 keys matches, expected exactly 2"]
+        ["keys: 1 of keys matches, expected exactly 2"]
     );
     let out = count_keys(Quantifier::Exactly(0));
     assert_eq!(
@@ -362,14 +362,17 @@ Group "g"
             .iter()
             .map(|f| f.message.as_str())
             .collect::<Vec<_>>(),
-        ["2 names match, expected at most 1"]
+        ["2 of names match, expected at most 1"]
     );
     // a: b matches, c does not, the dangling one is none; b: itself twice; c: not a
     // reference, no element.
     assert_eq!(statuses(1), ["a:pass", "b:fail", "c:pass"]);
     let b = rule(1).resources.iter().find(|r| r.id == "b").expect("b");
     assert_eq!(b.failures()[0].path, "> peers");
-    assert_eq!(b.failures()[0].message, "2 peers match, expected at most 1");
+    assert_eq!(
+        b.failures()[0].message,
+        "2 of peers match, expected at most 1"
+    );
 
     let mut spec = parse(source);
     requantify(&mut spec, Quantifier::AtLeast(1));
@@ -391,7 +394,7 @@ Group "g"
             .iter()
             .map(|f| f.message.as_str())
             .collect::<Vec<_>>(),
-        ["0 peer match, expected at least 1"]
+        ["0 of peer match, expected at least 1"]
     );
     let c = rule(2).resources.iter().find(|r| r.id == "c").expect("c");
     assert_eq!(
@@ -401,7 +404,7 @@ Group "g"
             .collect::<Vec<_>>(),
         [
             "> peer.on: on is false, expected true",
-            "> peer: 0 peer match, expected at least 1"
+            "> peer: 0 of peer match, expected at least 1"
         ]
     );
 }

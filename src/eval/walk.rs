@@ -593,7 +593,7 @@ impl<'a> Walker<'a> {
 
     /// [`Walker::settle`] for a counting quantifier: keeps the findings that explain
     /// `result` and, when it is false, adds one failure that gives the count found and the
-    /// bound: `2 access_keys match, expected at most 1`.
+    /// bound: `2 of access_keys match, expected at most 1`.
     fn settle_count(
         &self,
         s: &CStmt,
@@ -617,7 +617,7 @@ impl<'a> Walker<'a> {
         }
         let words = bound.words();
         let verb = if yes == 1 { "matches" } else { "match" };
-        let mut message = format!("{yes} {} {verb}", s.subject);
+        let mut message = format!("{yes} of {} {verb}", s.subject);
         if maybe > 0 {
             // Writing to a String cannot fail.
             let _ = write!(message, " (and {maybe} unknown)");

@@ -138,6 +138,6 @@ fn now_must_be_an_rfc3339_time() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error: --now is \"tomorrow\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): premature end of input\n"
+        "error: --now is \"tomorrow\", which is not an RFC 3339 time such as 2026-11-23T07:15:00Z (or a date such as 2026-11-23)\n"
     );
 }

@@ -144,6 +144,40 @@ fn bad_times_are_errors_with_their_position() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error: --now is \"never\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): premature end of input\n"
+        "error: --now is \"never\", which is not an RFC 3339 time such as 2026-11-23T07:15:00Z (or a date such as 2026-11-23)\n"
     );
+}
+
+#[test]
+fn a_bad_file_level_now_is_reported_where_it_is_written() {
+    let dir = dir();
+    let file = "cases:\n  - name: pinned\n    now: \"2026-11-22T07:00:00Z\"\n    inventory: inv.json\n    expect:\n      \"IAM/Keys rotated within 90 days\": pass\nnow: 2026\n";
+    std::fs::write(dir.path().join("keys.test.yaml"), file).unwrap();
+    let out = cloudspec(&["test", ".", "--color", "never"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("error: ./keys.test.yaml:7:6: `now` is \"2026\""),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn now_may_be_a_date() {
+    let dir = dir();
+    let out = cloudspec(
+        &[
+            "run",
+            "keys.cloudspec",
+            "--inventory",
+            "inv.json",
+            "--format",
+            "json",
+            "--now",
+            "2027-01-01",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(report(&out)["now"], "2027-01-01T00:00:00Z");
 }

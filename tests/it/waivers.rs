@@ -245,7 +245,7 @@ fn a_bad_now_is_an_error() {
     assert_eq!(status, 2);
     assert!(
         stderr.starts_with(
-            "error: --now is \"yesterday\", which is not an RFC 3339 time (2026-11-23T07:15:00Z): "
+            "error: --now is \"yesterday\", which is not an RFC 3339 time such as 2026-11-23T07:15:00Z (or a date such as 2026-11-23)"
         ),
         "{stderr}"
     );
