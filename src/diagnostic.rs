@@ -102,6 +102,11 @@ impl Collector {
         self.dropped > 0 || self.kept.iter().any(Diagnostic::is_error)
     }
 
+    /// How many diagnostics were pushed, kept or dropped.
+    pub fn count(&self) -> usize {
+        self.kept.len() + self.dropped
+    }
+
     /// Keeps the first [`MAX_DIAGNOSTICS`] by position (a stable sort: equal positions keep
     /// the order they were found in).
     fn trim(&mut self) {

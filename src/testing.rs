@@ -581,15 +581,14 @@ pub fn run_case(
     case: &Case,
     now: Option<i128>,
 ) -> CaseResult {
-    let now = case
-        .now
-        .or(now)
-        .unwrap_or_else(|| crate::eval::reference_time(inventory));
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let now = case.now.or(now).unwrap_or_else(|| {
+        let clock = crate::predicates::instant_of(&chrono::Utc::now());
+        crate::eval::reference_time(inventory, clock)
+    });
     let outcome = crate::eval::evaluate_at(
         &[spec],
         inventory,
-        threads,
+        crate::eval::default_threads(),
         crate::eval::Limits::default(),
         now,
     );

@@ -77,11 +77,6 @@ impl Audit {
     }
 }
 
-/// A time as time predicates compare them: nanoseconds since the Unix epoch.
-pub(super) fn nanos(t: DateTime<Utc>) -> i128 {
-    i128::from(t.timestamp()) * 1_000_000_000 + i128::from(t.timestamp_subsec_nanos())
-}
-
 /// The run's "now": `--now` (RFC 3339) when given, else the clock.
 pub(super) fn now(given: Option<&str>) -> Result<DateTime<Utc>, u8> {
     match given {
@@ -94,11 +89,7 @@ pub(super) fn now(given: Option<&str>) -> Result<DateTime<Utc>, u8> {
 /// test files read them).
 fn parse_now(text: &str) -> Result<DateTime<Utc>, u8> {
     crate::predicates::parse_instant(text.trim())
-        .and_then(|ns| {
-            let secs = i64::try_from(ns.div_euclid(1_000_000_000)).ok()?;
-            let nanos = u32::try_from(ns.rem_euclid(1_000_000_000)).ok()?;
-            DateTime::from_timestamp(secs, nanos)
-        })
+        .and_then(crate::predicates::datetime_of)
         .ok_or_else(|| {
             fail(&format!(
                 "--now is \"{}\", which is not an RFC 3339 time such as 2026-11-23T07:15:00Z (or a date such as 2026-11-23)",

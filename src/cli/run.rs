@@ -67,10 +67,9 @@ fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
     let sources = registry.select(args);
     // Specs are checked against the schemas of the sources that declare them before
     // anything is loaded (no API call for an invalid spec)...
-    let declared: Vec<SchemaSet> = sources
-        .iter()
-        .filter_map(|s| s.provider.schemas())
-        .collect();
+    // Each source's schemas, built once for the checks and the collection plans.
+    let schemas: Vec<Option<SchemaSet>> = sources.iter().map(|s| s.provider.schemas()).collect();
+    let declared: Vec<SchemaSet> = schemas.iter().flatten().cloned().collect();
     let mut loaded = specs::load(&args.specs, &declared, color_err)?;
     if !loaded.all_valid() {
         return Err(EXIT_USAGE);
@@ -80,7 +79,7 @@ fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
         .iter()
         .filter_map(|f| f.spec.as_ref())
         .collect();
-    let (inventory, named) = load_inventory(args, &sources, &parsed)?;
+    let (inventory, named) = load_inventory(args, &sources, &schemas, &parsed)?;
     // ...and against the schemas a loaded inventory names (`"provider": "aws"`) after.
     let more: Vec<SchemaSet> = named
         .iter()
@@ -107,19 +106,15 @@ fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
         .collect();
     // Time predicates are judged at --now, else at the inventory's collected_at, else at
     // the clock when the run started (language.md).
+    let started = crate::predicates::instant_of(&now);
     let reference = match &args.now {
-        Some(_) => super::audit::nanos(now),
-        None => inventory
-            .collected_at
-            .as_deref()
-            .and_then(crate::predicates::parse_instant)
-            .unwrap_or_else(|| super::audit::nanos(now)),
+        Some(_) => started,
+        None => eval::reference_time(&inventory, started),
     };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     let mut outcome = eval::evaluate_at(
         &inputs,
         &inventory,
-        threads,
+        eval::default_threads(),
         eval::Limits::default(),
         reference,
     );
@@ -160,6 +155,7 @@ fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
 fn load_inventory(
     args: &RunArgs,
     sources: &[Selected<'_>],
+    schemas: &[Option<SchemaSet>],
     specs: &[&Spec],
 ) -> Result<(Inventory, Vec<String>), u8> {
     let keep = (args.save_inventory.is_none() && args.output_dir.is_none()).then(|| {
@@ -171,12 +167,11 @@ fn load_inventory(
     });
     let mut parts = Vec::with_capacity(sources.len());
     let mut named = Vec::new();
-    for source in sources {
-        let schemas = source
-            .provider
-            .schemas()
-            .unwrap_or_else(|| SchemaSet::new(source.provider.name()));
-        let plan = crate::plan::plan(specs, &schemas);
+    for (source, schemas) in sources.iter().zip(schemas) {
+        let plan = match schemas {
+            Some(schemas) => crate::plan::plan(specs, schemas),
+            None => crate::plan::plan(specs, &SchemaSet::new(source.provider.name())),
+        };
         let request = LoadRequest {
             plan: &plan,
             keep: keep.as_ref(),

@@ -83,7 +83,7 @@ pub(super) fn test(args: TestArgs, registry: &Registry) -> u8 {
     let schemas = registry.schemas();
     let now = match &args.now {
         Some(text) => match super::audit::now(Some(text)) {
-            Ok(t) => Some(super::audit::nanos(t)),
+            Ok(t) => Some(crate::predicates::instant_of(&t)),
             Err(status) => return status,
         },
         None => None,

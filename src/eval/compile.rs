@@ -187,8 +187,6 @@ fn operand(p: &Predicate, ctx: Ctx<'_>) -> Option<Operand> {
     }
 }
 
-/// A pattern predicate's regular expression, with the size limits the parser checks it
-/// under (so a pattern the parser accepted compiles here too).
 fn number_of(lit: &Literal) -> Option<f64> {
     match lit {
         Literal::Int(i) => Some(i.value as f64),

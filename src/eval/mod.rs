@@ -78,9 +78,7 @@ pub struct SpecInput<'a> {
 /// Evaluates every rule of `specs` against `inventory`, rules spread over the available
 /// cores (at most 8).
 pub fn evaluate(specs: &[SpecInput<'_>], inventory: &Inventory) -> RunOutcome {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get().min(8))
-        .unwrap_or(1);
+    let threads = default_threads();
     evaluate_with_threads(specs, inventory, threads)
 }
 
@@ -102,21 +100,30 @@ pub fn evaluate_with_limits(
     threads: usize,
     limits: Limits,
 ) -> RunOutcome {
-    evaluate_at(specs, inventory, threads, limits, reference_time(inventory))
+    let clock = crate::predicates::instant_of(&chrono::Utc::now());
+    evaluate_at(
+        specs,
+        inventory,
+        threads,
+        limits,
+        reference_time(inventory, clock),
+    )
+}
+
+/// The threads an evaluation uses by default: the available cores, at most 8.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
 }
 
 /// The reference time ("now") of time predicates when the caller gives none: the
-/// inventory's `collected_at`, else the clock (language.md). Nanoseconds since the Unix
-/// epoch.
-pub fn reference_time(inventory: &Inventory) -> i128 {
+/// inventory's `collected_at`, else `clock`, the time the run started (language.md).
+/// Nanoseconds since the Unix epoch.
+pub fn reference_time(inventory: &Inventory, clock: i128) -> i128 {
     inventory
         .collected_at
         .as_deref()
         .and_then(crate::predicates::parse_instant)
-        .unwrap_or_else(|| {
-            let now = chrono::Utc::now();
-            i128::from(now.timestamp()) * 1_000_000_000 + i128::from(now.timestamp_subsec_nanos())
-        })
+        .unwrap_or(clock)
 }
 
 /// [`evaluate_with_limits`] with the reference time of time predicates given (`--now`),
@@ -198,11 +205,7 @@ fn uses_time(s: &Statement) -> bool {
 /// digits as it needs, in groups of three (`...07:00:00.250Z`): chrono's
 /// `SecondsFormat::AutoSi`, so a `--now` or `collected_at` is written back exactly.
 pub fn instant_text(at: i128) -> String {
-    let secs = at.div_euclid(1_000_000_000);
-    let nanos = at.rem_euclid(1_000_000_000);
-    i64::try_from(secs)
-        .ok()
-        .and_then(|secs| chrono::DateTime::from_timestamp(secs, u32::try_from(nanos).ok()?))
+    crate::predicates::datetime_of(at)
         .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
         .unwrap_or_default()
 }

@@ -10,6 +10,12 @@ use crate::outcome::{ResourceOutcome, RunOutcome, Status};
 use crate::predicates::def;
 use crate::syntax::ast::{Literal, PredicateKind, Quantifier, Spanned, Spec, Statement, TimeUnit};
 
+/// The reference time a run without `--now` uses: `collected_at`, else the clock.
+fn reference_time(inventory: &Inventory) -> i128 {
+    let clock = crate::predicates::instant_of(&chrono::Utc::now());
+    super::reference_time(inventory, clock)
+}
+
 /// The reference time of every test inventory (`collected_at`).
 const COLLECTED_AT: &str = "2026-11-22T07:00:00Z";
 

@@ -46,16 +46,25 @@ impl PartialEq for Pattern {
 /// or a `YYYY-MM-DD` date taken as midnight UTC; nanoseconds since the Unix epoch.
 pub fn parse_instant(text: &str) -> Option<i128> {
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(text) {
-        return Some(
-            i128::from(t.timestamp()) * 1_000_000_000 + i128::from(t.timestamp_subsec_nanos()),
-        );
+        return Some(instant_of(&t));
     }
     if text.len() == 10 {
         let date = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
-        let midnight = date.and_hms_opt(0, 0, 0)?.and_utc();
-        return Some(i128::from(midnight.timestamp()) * 1_000_000_000);
+        return Some(instant_of(&date.and_hms_opt(0, 0, 0)?.and_utc()));
     }
     None
+}
+
+/// A time as time predicates compare them: nanoseconds since the Unix epoch.
+pub fn instant_of<Tz: chrono::TimeZone>(t: &chrono::DateTime<Tz>) -> i128 {
+    i128::from(t.timestamp()) * 1_000_000_000 + i128::from(t.timestamp_subsec_nanos())
+}
+
+/// The UTC time of an instant (nanoseconds since the Unix epoch), when chrono can hold it.
+pub fn datetime_of(at: i128) -> Option<chrono::DateTime<chrono::Utc>> {
+    let secs = i64::try_from(at.div_euclid(1_000_000_000)).ok()?;
+    let nanos = u32::try_from(at.rem_euclid(1_000_000_000)).ok()?;
+    chrono::DateTime::from_timestamp(secs, nanos)
 }
 
 /// Compares a timestamp value with an instant operand: a value that is not a string, or a

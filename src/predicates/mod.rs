@@ -17,7 +17,7 @@
 mod apply;
 mod compare;
 
-pub use apply::parse_instant;
+pub use apply::{datetime_of, instant_of, parse_instant};
 pub(crate) use apply::{Operand, Pattern, Test, Why};
 pub(crate) use compare::Lit;
 

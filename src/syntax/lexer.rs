@@ -178,26 +178,13 @@ pub(super) fn decode_literal_into(
     diags: &mut Collector,
     kind: Literal,
 ) -> (String, bool) {
-    let mut problems = ProblemCount { diags, count: 0 };
-    let text = decode(raw, offset, &mut problems, kind);
-    let ok = problems.count == 0;
+    let before = diags.count();
+    let text = decode(raw, offset, diags, kind);
+    let ok = diags.count() == before;
     (text, ok)
 }
 
-/// A collector that counts what is pushed.
-struct ProblemCount<'a> {
-    diags: &'a mut Collector,
-    count: usize,
-}
-
-impl ProblemCount<'_> {
-    fn push(&mut self, diag: Diagnostic) {
-        self.count += 1;
-        self.diags.push(diag);
-    }
-}
-
-fn decode(raw: &str, offset: usize, diags: &mut ProblemCount<'_>, kind: Literal) -> String {
+fn decode(raw: &str, offset: usize, diags: &mut Collector, kind: Literal) -> String {
     let mut out = String::new();
     let mut unterminated_reported = false;
     let body = raw.strip_prefix('"').unwrap_or(raw);
@@ -313,7 +300,7 @@ fn unicode_escape(
     at: usize,
     pending_high: &mut Option<(u32, usize)>,
     out: &mut String,
-    diags: &mut ProblemCount<'_>,
+    diags: &mut Collector,
 ) {
     if (0xDC00..0xE000).contains(&code) {
         if let Some((high, _)) = pending_high.take() {
@@ -338,7 +325,7 @@ fn unicode_escape(
 }
 
 /// Reports a high surrogate that no low surrogate followed.
-fn flush_surrogate(pending_high: &mut Option<(u32, usize)>, diags: &mut ProblemCount<'_>) {
+fn flush_surrogate(pending_high: &mut Option<(u32, usize)>, diags: &mut Collector) {
     if let Some((_, at)) = pending_high.take() {
         diags.push(bad_unicode(Span::new(at, at + 6)));
     }

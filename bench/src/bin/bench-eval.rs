@@ -97,8 +97,7 @@ fn bench(inventory: &Path, spec_path: &Path, options: &Options) -> Result<(), St
     for _ in 0..runs.max(1) {
         let started = Instant::now();
         let keep = cloudspec::eval::projection([spec]);
-        let threads = threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)));
+        let threads = threads.unwrap_or_else(cloudspec::eval::default_threads);
         let inv = if full {
             Inventory::load_with_threads(inventory, threads)
         } else {
@@ -120,7 +119,7 @@ fn bench(inventory: &Path, spec_path: &Path, options: &Options) -> Result<(), St
             .or_else(|| cloudspec::predicates::parse_instant(BENCH_NOW))
             .ok_or("the reference time is not a timestamp")?;
         // As `cloudspec::eval::evaluate`: rules spread over the cores (at most 8).
-        let eval_threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        let eval_threads = cloudspec::eval::default_threads();
         let outcome = evaluate_at(&[input], &inv, eval_threads, Limits::default(), now);
         evals.push(started.elapsed().as_secs_f64());
         evaluations = rules_x_resources(&outcome, &inv, spec);
