@@ -67,6 +67,9 @@ pub struct Diagnostic {
     pub summary: String,
     pub detail: String,
     pub subject: Option<Range>,
+    /// The innermost expression whose evaluation raised this diagnostic (HCL's
+    /// `Diagnostic.Expression`, as its range): set by the evaluator, `None` elsewhere.
+    pub expression: Option<Range>,
 }
 
 impl Diagnostic {
@@ -80,6 +83,7 @@ impl Diagnostic {
             summary: summary.into(),
             detail: detail.into(),
             subject,
+            expression: None,
         }
     }
 }

@@ -299,8 +299,15 @@ impl<'s> Evaluator<'s> {
             return (dynamic(), vec![d]);
         }
         self.depth += 1;
-        let out = self.eval_inner(e, ctx);
+        let mut out = self.eval_inner(e, ctx);
         self.depth -= 1;
+        // HCL's `setDiagEvalContext`: the innermost expression that raised a diagnostic.
+        if out.1.iter().any(|d| d.expression.is_none()) {
+            let range = self.range_of(e);
+            for d in out.1.iter_mut().filter(|d| d.expression.is_none()) {
+                d.expression = range.clone();
+            }
+        }
         // Values are copied when referred to: what an expression gives is what it built.
         if let Err(exceeded) = self.budget.charge_value(&out.0) {
             let mut diags = out.1;

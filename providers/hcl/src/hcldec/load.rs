@@ -470,6 +470,7 @@ fn decode_default_spec(body: &Body, depth: usize) -> (Spec, Vec<Diagnostic>) {
             detail: "A default block with only one spec is equivalent to using that spec alone."
                 .into(),
             subject: Some(first.def_range.clone()),
+            expression: None,
         });
     }
     let mut spec: Option<Spec> = None;

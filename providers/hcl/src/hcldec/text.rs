@@ -282,6 +282,7 @@ mod tests {
             summary: "W".into(),
             detail: "d".into(),
             subject: None,
+            expression: None,
         };
         assert_eq!(
             write_diagnostics(&[plain], &files, 80, false),

@@ -1,0 +1,1 @@
+//! User functions (`function` blocks) and `invoke`.

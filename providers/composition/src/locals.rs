@@ -1,0 +1,1 @@
+//! `locals` blocks: order-free, scoped, no shadowing, cycles are errors.
