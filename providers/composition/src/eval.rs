@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use base64::Engine as _;
 use cloudspec_hcl::body::{parse_native, Attribute, Block, BodyContent, Expr};
+use cloudspec_hcl::budget::Budget;
 use cloudspec_hcl::diag::{has_errors, range_string};
 use cloudspec_hcl::eval::{traverse_abs, EvalContext};
 use cloudspec_hcl::{Diagnostic, Severity, Type, Value};
@@ -49,8 +50,19 @@ pub(crate) fn run(program: &Program, req: &Request) -> Result<State, Failure> {
         blocks: program.blocks.clone(),
         ..BodyContent::default()
     };
-    let outcome = e
-        .group(&ctx, &BTreeMap::new(), &top)
+    // One budget per call: no composition, however it combines expressions that are each
+    // within their limits, runs away with time or memory.
+    let budget = Budget::new();
+    let outcome = budget
+        .enter(|| e.group(&ctx, &BTreeMap::new(), &top))
+        .and_then(|()| match budget.exceeded() {
+            Some(exceeded) => Err(vec![Diagnostic::error(
+                "Evaluation too expensive",
+                exceeded.detail(),
+                None,
+            )]),
+            None => Ok(()),
+        })
         .and_then(|()| e.state.unify());
     match outcome {
         Ok(()) => Ok(e.state),

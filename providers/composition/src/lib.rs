@@ -104,10 +104,36 @@ impl fmt::Display for Failure {
 /// definitions, undefined variables, `invoke` calls and requirement selectors. Empty when
 /// the composition is sound.
 pub fn check(composition: &Composition) -> Vec<Diagnostic> {
-    match analyze::compile(composition) {
+    on_big_stack(|| match analyze::compile(composition) {
         Ok(_) => Vec::new(),
         Err(f) => f.diagnostics,
-    }
+    })
+}
+
+/// The stack evaluation runs on: `invoke` recurses through the evaluator up to 99 calls
+/// deep, each call several evaluator frames per nesting level of the function's body.
+const STACK: usize = 256 << 20;
+
+/// Runs `f` on a thread with a [`STACK`]-byte stack (reserved, not committed).
+fn on_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .stack_size(STACK)
+            .spawn_scoped(s, f)
+        {
+            Ok(handle) => match handle.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            // No thread to be had: run here (deep recursion may then run out of stack).
+            Err(_) => unreachable_spawn(),
+        }
+    })
+}
+
+#[cold]
+fn unreachable_spawn() -> ! {
+    panic!("cannot start the evaluation thread")
 }
 
 /// The most calls crossplane makes while the requirements change (then it gives up).
@@ -118,6 +144,10 @@ pub const MAX_CALLS: usize = 6;
 /// requirement is answered from `inputs.extra` and the response's context becomes the next
 /// request's context.
 pub fn render(composition: &Composition, inputs: &Inputs) -> Result<Rendered, Failure> {
+    on_big_stack(|| render_here(composition, inputs))
+}
+
+fn render_here(composition: &Composition, inputs: &Inputs) -> Result<Rendered, Failure> {
     let program = analyze::compile(composition)?;
     let mut req = request::Request::new(inputs)?;
     let mut previous: Option<response::Requirements> = None;
