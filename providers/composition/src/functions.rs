@@ -309,7 +309,18 @@ fn invoke(
         .iter()
         .find(|d| d.severity == cloudspec_hcl::Severity::Error)
     {
-        return Err(FuncError::new(diagnostics_error(d, diags.len())));
+        // A failure further down a chain of `invoke`s is passed up as it is, not wrapped
+        // once per call (99 nested "Call to function" sentences say nothing more).
+        let nested = (d.summary == "Error in function call")
+            .then(|| {
+                d.detail
+                    .strip_prefix("Call to function \"invoke\" failed: ")
+            })
+            .flatten();
+        return Err(FuncError::new(match nested {
+            Some(inner) => inner.strip_suffix('.').unwrap_or(inner).to_string(),
+            None => diagnostics_error(d, diags.len()),
+        }));
     }
     Ok(value)
 }
