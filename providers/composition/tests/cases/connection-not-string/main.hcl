@@ -1,0 +1,5 @@
+composite connection {
+  body = {
+    k = 5432
+  }
+}

@@ -1,0 +1,16 @@
+resource web-0 {
+  body = {
+    apiVersion = "v1"
+    kind       = "ConfigMap"
+  }
+}
+
+resources web {
+  for_each = ["a"]
+  template {
+    body = {
+      apiVersion = "v1"
+      kind       = "ConfigMap"
+    }
+  }
+}

@@ -1,0 +1,15 @@
+locals {
+  vpcId = req.composite.status.vpcId
+}
+
+resource subnet {
+  body = {
+    apiVersion = "ec2.aws.upbound.io/v1beta1"
+    kind       = "Subnet"
+    spec = {
+      forProvider = {
+        vpcId = vpcId
+      }
+    }
+  }
+}

@@ -1,0 +1,7 @@
+resource X {
+  condition = "yes"
+  body = {
+    apiVersion = "v1"
+    kind       = "ConfigMap"
+  }
+}

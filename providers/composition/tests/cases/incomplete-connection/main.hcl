@@ -1,0 +1,5 @@
+composite connection {
+  body = {
+    url = base64encode(req.resource.db.status.url)
+  }
+}

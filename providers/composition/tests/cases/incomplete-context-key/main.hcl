@@ -1,0 +1,4 @@
+context {
+  key   = req.composite.spec.contextKey
+  value = "x"
+}

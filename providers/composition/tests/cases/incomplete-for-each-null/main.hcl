@@ -1,0 +1,9 @@
+resources B {
+  for_each = null
+  template {
+    body = {
+      apiVersion = "v1"
+      kind       = "ConfigMap"
+    }
+  }
+}

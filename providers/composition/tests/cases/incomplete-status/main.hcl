@@ -1,0 +1,11 @@
+composite status {
+  body = {
+    url = req.resource.db.status.url
+  }
+}
+
+composite status {
+  body = {
+    ok = true
+  }
+}

@@ -1,0 +1,5 @@
+locals {
+  foo = "${bar}x"
+  bar = "${baz}y"
+  baz = foo
+}

@@ -1,0 +1,7 @@
+locals {
+  x = 1
+}
+
+locals {
+  x = 2
+}

@@ -1,0 +1,7 @@
+function f {
+  arg a {}
+  locals {
+    a = 2
+  }
+  body = a
+}

@@ -1,0 +1,3 @@
+locals {
+  a = "${b}-suffix"
+}

@@ -1,0 +1,7 @@
+composite connection {
+  body = { url = base64encode("http://a") }
+}
+
+composite connection {
+  body = { url = "aHR0cDovL2E=" }
+}

@@ -1,0 +1,7 @@
+composite status {
+  body = { limits = { cpu = "1", memory = "1Gi" } }
+}
+
+composite status {
+  body = { limits = { cpu = "2" } }
+}

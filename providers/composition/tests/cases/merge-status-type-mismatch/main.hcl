@@ -1,0 +1,7 @@
+composite status {
+  body = { owner = { team = "a" } }
+}
+
+composite status {
+  body = { owner = "team-a" }
+}

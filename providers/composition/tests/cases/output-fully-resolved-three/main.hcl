@@ -1,0 +1,11 @@
+resource a {
+  body = { apiVersion = "v1", kind = "ConfigMap", data = { x = req.composite.spec.a } }
+}
+
+resource b {
+  body = { apiVersion = "v1", kind = "ConfigMap", data = { x = req.composite.spec.b } }
+}
+
+resource c {
+  body = { apiVersion = "v1", kind = "ConfigMap", data = { x = req.composite.spec.c } }
+}

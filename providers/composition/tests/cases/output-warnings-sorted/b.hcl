@@ -1,0 +1,3 @@
+locals {
+  other = req.composite.spec.third
+}

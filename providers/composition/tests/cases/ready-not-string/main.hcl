@@ -1,0 +1,9 @@
+resource R {
+  body = {
+    apiVersion = "v1"
+    kind       = "ConfigMap"
+  }
+  ready {
+    value = true
+  }
+}

@@ -1,0 +1,8 @@
+function "1x" {
+  body = 1
+}
+
+function g {
+  arg "2b" {}
+  body = 1
+}

@@ -1,0 +1,5 @@
+function f {
+  arg a {}
+  arg a {}
+  body = a
+}

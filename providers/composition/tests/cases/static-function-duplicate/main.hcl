@@ -1,0 +1,7 @@
+function f {
+  body = 1
+}
+
+function f {
+  body = 2
+}

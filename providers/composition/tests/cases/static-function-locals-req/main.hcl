@@ -1,0 +1,7 @@
+function f {
+  arg a {}
+  locals {
+    name = req.composite.metadata.name
+  }
+  body = "${a}-${name}"
+}

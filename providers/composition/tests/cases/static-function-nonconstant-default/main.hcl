@@ -1,0 +1,6 @@
+function f {
+  arg a {
+    default = upper("x")
+  }
+  body = a
+}

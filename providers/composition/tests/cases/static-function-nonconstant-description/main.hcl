@@ -1,0 +1,7 @@
+function f {
+  description = lower("ADDS")
+  arg a {
+    description = lower("A")
+  }
+  body = a
+}

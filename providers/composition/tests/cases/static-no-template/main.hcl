@@ -1,0 +1,3 @@
+resources B {
+  for_each = ["a"]
+}

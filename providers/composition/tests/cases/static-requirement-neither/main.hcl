@@ -1,0 +1,9 @@
+group {
+  condition = false
+  requirement cfg {
+    select {
+      apiVersion = "v1"
+      kind       = "ConfigMap"
+    }
+  }
+}

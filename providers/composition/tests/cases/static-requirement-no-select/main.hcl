@@ -1,0 +1,3 @@
+requirement cfg {
+  condition = false
+}

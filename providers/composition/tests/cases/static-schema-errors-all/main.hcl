@@ -1,0 +1,10 @@
+resource r {
+}
+
+resources B {
+  for_each = ["a"]
+}
+
+group {
+  bogus = 1
+}

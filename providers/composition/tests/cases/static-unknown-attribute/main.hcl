@@ -1,0 +1,7 @@
+resource r {
+  body = {
+    apiVersion = "v1"
+    kind       = "ConfigMap"
+  }
+  ready = true
+}

@@ -1,0 +1,8 @@
+resource r {
+  body = {
+    apiVersion = "v1"
+    kind       = "ConfigMap"
+  }
+  status {
+  }
+}
