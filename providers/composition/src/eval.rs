@@ -56,10 +56,15 @@ pub(crate) fn run(program: &Program, req: &Request) -> Result<State, Failure> {
     let outcome = budget
         .enter(|| e.group(&ctx, &BTreeMap::new(), &top))
         .and_then(|()| match budget.exceeded() {
+            // Where the budget ran out, if a dropped block's warning kept it.
             Some(exceeded) => Err(vec![Diagnostic::error(
                 "Evaluation too expensive",
                 exceeded.detail(),
-                None,
+                e.state
+                    .warnings
+                    .iter()
+                    .find(|d| d.summary == "Evaluation too expensive" && d.subject.is_some())
+                    .and_then(|d| d.subject.clone()),
             )]),
             None => Ok(()),
         })
@@ -242,7 +247,7 @@ impl Evaluator<'_> {
             return Ok(());
         };
         let (v, ds) = for_each.expr.value(&ctx);
-        if has_errors(&ds) {
+        if incomplete(&v, &ds) {
             let mut diags = ds;
             diags.push(error(
                 format!("unable to evaluate for_each for resource collection {base}"),
@@ -252,9 +257,9 @@ impl Evaluator<'_> {
             return Err(diags);
         }
         self.warn(ds);
-        let iterations = match (v.is_wholly_known(), v.elements()) {
-            (true, Some(items)) => items,
-            _ => {
+        let iterations = match v.elements() {
+            Some(items) => items,
+            None => {
                 return Err(vec![error(
                     format!("unable to extract iterations for resource collection {base}"),
                     "",
@@ -323,13 +328,6 @@ impl Evaluator<'_> {
         annotations: Option<&[(String, String); 2]>,
         block: &Block,
     ) -> Step {
-        if self.state.desired.contains_key(name) {
-            return Err(vec![error(
-                format!("duplicate resource {name:?}"),
-                "",
-                &block.def_range,
-            )]);
-        }
         let mut self_vars = self_vars.clone();
         self_vars.insert("name".into(), Value::string(name));
         self_vars.insert(
@@ -365,7 +363,9 @@ impl Evaluator<'_> {
                 ));
                 return Err(diags);
             }
-            context.push(format!("unknown values: {unknown}"));
+            if !unknown.is_empty() {
+                context.push(format!("unknown values: {unknown}"));
+            }
             let range = range_string(&body.expr.range());
             let (api_version, kind) = self.type_of(&ctx, &body.expr);
             let base = Discard {
@@ -399,6 +399,15 @@ impl Evaluator<'_> {
                 format!("unable to convert resource body to struct: {name}"),
                 "",
                 &body.expr.range(),
+            )]);
+        }
+        // Only produced resources clash: two blocks of one name with complementary
+        // conditions are the usual either/or.
+        if self.state.desired.contains_key(name) {
+            return Err(vec![error(
+                format!("duplicate resource {name:?}"),
+                "",
+                &block.def_range,
             )]);
         }
         self.state.desired.insert(
@@ -671,27 +680,32 @@ impl Evaluator<'_> {
         };
         let sc = content(select);
         match self.selector(&ctx, name, &sc)? {
-            Some(selector) => {
+            Ok(selector) => {
                 self.state.requirements.insert(name.clone(), selector);
             }
-            None => self.discard(
-                "requirement",
-                "incomplete",
-                name,
-                range_string(&select.def_range),
-                Vec::new(),
-            ),
+            Err(ds) => {
+                let context = self.messages(&ds);
+                self.discard(
+                    "requirement",
+                    "incomplete",
+                    name,
+                    range_string(&select.def_range),
+                    context,
+                );
+                self.warn(downgrade(ds));
+            }
         }
         Ok(())
     }
 
-    /// The selector of a `select` block; `None` when a value is not yet known.
+    /// The selector of a `select` block; `Ok(Err(diagnostics))` when a value is not yet
+    /// known (the requirement is omitted).
     fn selector(
         &mut self,
         ctx: &EvalContext,
         name: &str,
         sc: &BodyContent,
-    ) -> Result<Option<Selector>, Vec<Diagnostic>> {
+    ) -> Result<Result<Selector, Vec<Diagnostic>>, Vec<Diagnostic>> {
         let mut strings = BTreeMap::new();
         for (attr, what) in [
             ("apiVersion", "api version"),
@@ -702,9 +716,8 @@ impl Evaluator<'_> {
                 continue;
             };
             let (v, ds) = a.expr.value(ctx);
-            if !v.is_wholly_known() || has_errors(&ds) {
-                self.warn(downgrade(ds));
-                return Ok(None);
+            if incomplete(&v, &ds) {
+                return Ok(Err(ds));
             }
             let Value::String(s) = v else {
                 return Err(vec![error(
@@ -718,9 +731,8 @@ impl Evaluator<'_> {
         let mut labels = BTreeMap::new();
         if let Some(a) = sc.attributes.get("matchLabels") {
             let (v, ds) = a.expr.value(ctx);
-            if !v.is_wholly_known() || has_errors(&ds) {
-                self.warn(downgrade(ds));
-                return Ok(None);
+            if incomplete(&v, &ds) {
+                return Ok(Err(ds));
             }
             let (Value::Object(m) | Value::Map(_, m)) = v else {
                 return Err(vec![error(
@@ -740,7 +752,7 @@ impl Evaluator<'_> {
                 labels.insert(k, s);
             }
         }
-        Ok(Some(Selector {
+        Ok(Ok(Selector {
             api_version: strings.remove("apiVersion").unwrap_or_default(),
             kind: strings.remove("kind").unwrap_or_default(),
             name: strings.remove("matchName"),
