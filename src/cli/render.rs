@@ -102,7 +102,7 @@ fn render_steps(args: &RenderArgs) -> Result<u8, u8> {
         }
         let n = loaded.composition.files.len();
         super::logging::say(&format!(
-            "ok: {shown} ({n} {}) passes the static checks",
+            "ok: {shown} passes the static checks ({n} {})",
             if n == 1 { "file" } else { "files" }
         ));
         return Ok(EXIT_OK);

@@ -269,7 +269,7 @@ fn render_check_passes_a_sound_composition() {
     assert_eq!(stdout(&out), "");
     assert_eq!(
         stderr(&out),
-        "ok: examples/composition/composition (2 files) passes the static checks\n"
+        "ok: examples/composition/composition passes the static checks (2 files)\n"
     );
 }
 
