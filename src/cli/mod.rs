@@ -11,6 +11,7 @@ mod hcldec;
 mod logging;
 mod output_dir;
 mod permissions;
+mod render;
 mod run;
 mod schema;
 pub mod sources;
@@ -89,6 +90,9 @@ pub enum Command {
     /// Decode HCL configuration files to JSON with a spec, as HashiCorp's hcldec does.
     #[command(after_help = hcldec::AFTER_HELP)]
     Hcldec(hcldec::HcldecArgs),
+    /// Render a crossplane function-hcl composition offline and print the function's response.
+    #[command(after_help = render::AFTER_HELP)]
+    Render(render::RenderArgs),
 }
 
 #[derive(Debug, Args)]
@@ -173,6 +177,30 @@ pub struct RunArgs {
     /// UTC time, plus latest.* copies (atomically, under a lock).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
+
+    // --- crossplane compositions (docs/compositions.md) ---
+    /// Render this crossplane function-hcl composition (a directory of *.hcl files, a
+    /// .txtar archive, a Composition YAML or one HCL file) and judge its desired resources,
+    /// typed k8s:<group>:<Kind>, and the XR. Needs --xr.
+    #[arg(long, value_name = "PATH", requires = "xr")]
+    pub composition: Option<PathBuf>,
+
+    /// With --composition: the composite resource (XR) to render it for, one YAML document.
+    #[arg(long, value_name = "XR.yaml", requires = "composition")]
+    pub xr: Option<PathBuf>,
+
+    /// With --composition: observed composed resources (YAML documents, each named by its
+    /// crossplane.io/composition-resource-name annotation).
+    #[arg(long, value_name = "OBS.yaml", requires = "composition")]
+    pub observed: Option<PathBuf>,
+
+    /// With --composition: objects the composition's requirements may select (YAML documents).
+    #[arg(long, value_name = "EXTRA.yaml", requires = "composition")]
+    pub extra_resources: Option<PathBuf>,
+
+    /// With --composition: the incoming pipeline context, a JSON object.
+    #[arg(long, value_name = "CTX.json", requires = "composition")]
+    pub context: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -302,13 +330,18 @@ pub fn dispatch_with(cli: Cli, registry: &sources::Registry) -> u8 {
         Command::Permissions(args) => permissions::permissions(args, registry),
         Command::Hcl(cmd) => hcl::hcl(cmd),
         Command::Hcldec(args) => hcldec::hcldec(args),
+        Command::Render(args) => render::render(args),
     }
 }
 
 /// Logs an error (through `tracing`, so `--log-format json` carries it); returns exit
 /// status 2.
 pub(crate) fn fail(message: &str) -> u8 {
-    tracing::error!("{message}");
+    // A message of several lines (the diagnostics of a failed render) is logged line by
+    // line, each with its level, rather than as one line with escaped line breaks.
+    for line in message.lines() {
+        tracing::error!("{line}");
+    }
     EXIT_USAGE
 }
 

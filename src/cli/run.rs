@@ -22,12 +22,17 @@ Examples:
   cloudspec run examples/prod.cloudspec --inventory examples/inventory.json
   cloudspec run specs/ --inventory inv.json --format json=report.json --format junit=report.xml
   cloudspec run prod.cloudspec --inventory inv.json --format sarif --output results.sarif
+  cloudspec run examples/composition/buckets.cloudspec \
+    --composition examples/composition/composition --xr examples/composition/xr.yaml
   cloudspec run specs/ --waivers waivers.yaml --baseline audits/latest.report.json \
     --fail-on-new --output-dir audits
 
 Scheduled audits (docs/audits.md): --waivers accepts known failures until they expire;
 --baseline marks failures new or persisting and lists what was fixed; --output-dir keeps
 every run's reports and latest.* copies, written atomically under a lock.
+
+Crossplane compositions (docs/compositions.md): --composition renders a function-hcl
+composition for --xr and judges each desired resource as k8s:<group>:<Kind>.
 
 Reports go to stdout or to the files named; warnings and diagnostics go to stderr.
 Exit status: 0 every rule passes, is skipped, unknown or waived; 1 a rule fails (or is unknown,

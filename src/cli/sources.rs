@@ -57,8 +57,9 @@ impl Default for Registry {
 }
 
 impl Registry {
-    /// The sources of this build: saved inventories (`--inventory`) and the live AWS account
-    /// (the default when no other source is given).
+    /// The sources of this build: saved inventories (`--inventory`), a rendered crossplane
+    /// composition (`--composition`) and the live AWS account (the default when no other
+    /// source is given).
     pub fn builtin() -> Self {
         Registry {
             sources: vec![
@@ -69,6 +70,12 @@ impl Registry {
                         paths: args.inventory.iter().cloned().collect(),
                         ..common(args)
                     }),
+                    default: false,
+                },
+                Source {
+                    provider: Box::new(cloudspec_composition::provider::CompositionSource),
+                    wanted: Box::new(|args| args.composition.is_some()),
+                    options: Box::new(composition_options),
                     default: false,
                 },
                 Source {
@@ -150,5 +157,26 @@ fn aws_options(args: &RunArgs) -> Options {
         options.set("profile", profile);
     }
     options.set("concurrency", args.concurrency.to_string());
+    options
+}
+
+/// A composition's options: its path, and `--xr`, `--observed`, `--extra-resources` and
+/// `--context` as settings.
+fn composition_options(args: &RunArgs) -> Options {
+    use cloudspec_composition::provider::{CONTEXT, EXTRA_RESOURCES, OBSERVED, XR};
+    let mut options = Options {
+        paths: args.composition.iter().cloned().collect(),
+        ..common(args)
+    };
+    for (name, path) in [
+        (XR, &args.xr),
+        (OBSERVED, &args.observed),
+        (EXTRA_RESOURCES, &args.extra_resources),
+        (CONTEXT, &args.context),
+    ] {
+        if let Some(path) = path {
+            options.set(name, path.to_string_lossy());
+        }
+    }
     options
 }

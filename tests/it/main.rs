@@ -20,6 +20,7 @@ mod cli_logging;
 mod cli_now;
 mod cli_syntax;
 mod cli_test_cmd;
+mod composition_cli;
 mod conformance;
 mod eval_budget;
 mod eval_threads;

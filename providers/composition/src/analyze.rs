@@ -296,14 +296,11 @@ impl Checker<'_> {
                 return;
             }
         };
-        let ds = locals::check(&visible, &declared);
-        let failed = !ds.is_empty();
-        self.diags.extend(ds);
+        // Every error of the scope is reported; the locals count as declared even when
+        // one of them is wrong, so that their uses are not reported again.
+        self.diags.extend(locals::check(&visible, &declared));
         for l in &declared {
             self.diags.extend(check_invokes(&l.expr, self.user));
-        }
-        if failed {
-            return;
         }
         visible.extend(declared.iter().map(|l| l.name.clone()));
         for (name, attr) in attributes {

@@ -210,7 +210,7 @@ impl Evaluator<'_> {
                 "group" => self.group(&ctx, self_vars, &content(b))?,
                 "resource" => {
                     let bc = content(b);
-                    self.resource(&ctx, self_vars, &b.labels[0], &bc, None, b)?
+                    self.resource(&ctx, self_vars, &b.labels[0], &bc, None, b, b)?
                 }
                 "resources" => self.resources(&ctx, self_vars, b)?,
                 "context" => self.context(&ctx, b)?,
@@ -305,7 +305,15 @@ impl Evaluator<'_> {
                 (ANNOTATION_BASE_NAME.to_string(), base.clone()),
                 (ANNOTATION_INDEX.to_string(), format!("s{i:06}")),
             ];
-            self.resource(&iter_ctx, &self_vars, &name, &tc, Some(&annotations), b)?;
+            self.resource(
+                &iter_ctx,
+                &self_vars,
+                &name,
+                &tc,
+                Some(&annotations),
+                b,
+                template,
+            )?;
         }
         for nested in &c.blocks {
             match nested.type_name.as_str() {
@@ -318,7 +326,9 @@ impl Evaluator<'_> {
     }
 
     /// Upstream's `addResource`: one resource (a `resource` block, or one member of a
-    /// collection with the template's content).
+    /// collection with the template's content). `block` is where a duplicate name is
+    /// reported (the `resources` block for a member), `source` where the resource is
+    /// written (its `template` block).
     fn resource(
         &mut self,
         ctx: &EvalContext,
@@ -327,6 +337,7 @@ impl Evaluator<'_> {
         c: &BodyContent,
         annotations: Option<&[(String, String); 2]>,
         block: &Block,
+        source: &Block,
     ) -> Step {
         let mut self_vars = self_vars.clone();
         self_vars.insert("name".into(), Value::string(name));
@@ -380,8 +391,8 @@ impl Evaluator<'_> {
                 api_version,
                 kind,
                 message: base.message(),
-                file: block.def_range.filename.clone(),
-                line: block.def_range.start.line,
+                file: source.def_range.filename.clone(),
+                line: source.def_range.start.line,
             });
             self.state.discards.push(base);
             self.warn(downgrade(ds));
@@ -415,8 +426,8 @@ impl Evaluator<'_> {
             Resource {
                 body: json,
                 ready: None,
-                file: block.def_range.filename.clone(),
-                line: block.def_range.start.line,
+                file: source.def_range.filename.clone(),
+                line: source.def_range.start.line,
             },
         );
         for nested in &c.blocks {

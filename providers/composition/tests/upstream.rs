@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use cloudspec_composition::{Composition, File, Inputs};
+use cloudspec_composition::input::{load_composition, load_inputs};
 use serde_json::{json, Value};
 
 fn examples() -> PathBuf {
@@ -101,7 +101,15 @@ fn upstream_examples_render_as_crossplane_does() {
     let mut failures = Vec::new();
     for dir in &dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let (comp, inputs) = temp_load(dir);
+        let comp = load_composition(&dir.join("composition.yaml")).unwrap();
+        let opt = |f: &str| Some(dir.join(f)).filter(|p| p.exists());
+        let inputs = load_inputs(
+            &dir.join("xr.yaml"),
+            opt("observed.yaml").as_deref(),
+            opt("extra-resources.yaml").as_deref(),
+            None,
+        )
+        .unwrap();
         let rendered = match cloudspec_composition::render(&comp, &inputs) {
             Ok(r) => r,
             Err(f) => {
@@ -151,53 +159,4 @@ fn upstream_examples_render_as_crossplane_does() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-fn temp_load(dir: &Path) -> (Composition, Inputs) {
-    let c = &yaml_docs(&dir.join("composition.yaml"))[0];
-    let hcl = c["spec"]["pipeline"][0]["input"]["hcl"].as_str().unwrap();
-    let mut files = Vec::new();
-    for line in hcl.split_inclusive('\n') {
-        if let Some(n) = line
-            .strip_prefix("-- ")
-            .and_then(|l| l.trim_end().strip_suffix(" --"))
-        {
-            files.push(File {
-                name: n.to_string(),
-                text: String::new(),
-            });
-        } else if let Some(f) = files.last_mut() {
-            f.text.push_str(line);
-        }
-    }
-    let xr = yaml_docs(&dir.join("xr.yaml")).remove(0);
-    let observed = if dir.join("observed.yaml").exists() {
-        yaml_docs(&dir.join("observed.yaml"))
-            .into_iter()
-            .map(|d| {
-                (
-                    d["metadata"]["annotations"]["crossplane.io/composition-resource-name"]
-                        .as_str()
-                        .unwrap()
-                        .to_string(),
-                    d,
-                )
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let extra = dir
-        .join("extra-resources.yaml")
-        .exists()
-        .then(|| yaml_docs(&dir.join("extra-resources.yaml")));
-    (
-        Composition { files },
-        Inputs {
-            xr,
-            observed,
-            extra,
-            context: Default::default(),
-        },
-    )
 }

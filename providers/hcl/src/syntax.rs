@@ -88,6 +88,9 @@ impl SourceFile {
         };
         let line_start = starts.get(line_index).copied().unwrap_or(0);
         let columns = match self.text.get(line_start..offset) {
+            // ASCII without a line feed (none before `offset` on its line): one grapheme
+            // cluster per byte, counted without the segmentation tables.
+            Some(prefix) if prefix.is_ascii() => prefix.len(),
             Some(prefix) => prefix.graphemes(true).count(),
             // Not on a character boundary (never for parser spans): count bytes instead.
             None => offset - line_start,
