@@ -37,7 +37,8 @@ judges each desired resource (type k8s:<group>:<Kind>) and the XR with the spec.
 Errors are printed on stderr, one per line, as `FILE:LINE:COL: error: SUMMARY; DETAIL`
 (or `error: MESSAGE` without a position); stdout is then empty.
 
-Exit status: 0 rendered (even with incomplete items, FullyResolved False); 2 bad
+Exit status: 0 rendered (even with incomplete items, FullyResolved False, unless
+--fail-on-incomplete, which makes that 3); 2 bad
 arguments, an unreadable or invalid input, a static or evaluation error, or requirements
 that never stabilize. With --check: 0 the composition passes the static checks, 2 it does
 not.";
@@ -75,6 +76,11 @@ pub struct RenderArgs {
     /// invoke calls, requirement selectors); no XR is needed.
     #[arg(long, conflicts_with = "xr")]
     pub check: bool,
+
+    /// Exit 3 (after printing the document) when an item was dropped as incomplete
+    /// (FullyResolved is False): for a pipeline that must not ship a partial render.
+    #[arg(long, conflicts_with = "check")]
+    pub fail_on_incomplete: bool,
 }
 
 pub(super) fn render(args: RenderArgs) -> u8 {
@@ -132,6 +138,13 @@ fn render_steps(args: &RenderArgs) -> Result<u8, u8> {
     }
     .map_err(|e| super::fail(&format!("cannot print the rendered document: {e}")))?;
     super::files::print_stdout(&text)?;
+    let incomplete = rendered.document["conditions"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["type"] == "FullyResolved"))
+        .is_some_and(|c| c["status"] == "STATUS_CONDITION_FALSE");
+    if args.fail_on_incomplete && incomplete {
+        return Ok(super::EXIT_INCOMPLETE);
+    }
     Ok(EXIT_OK)
 }
 
@@ -167,6 +180,10 @@ const MAX_LINE_CHARS: usize = 1000;
 // YAML output
 // -------------------------------------------------------------------------------------
 
+/// Written here rather than with serde_yaml_ng, whose emitter leaves `yes`, `on`, `y` and
+/// `010` unquoted: a YAML 1.1 reader (PyYAML, older Kubernetes tooling) takes them for
+/// booleans and octal numbers, so the printed document would not read back as rendered.
+///
 /// `value` as a YAML document, block style as kubectl writes it (a list under a key is not
 /// indented), keys in the order of the map (sorted). A string is written plain only when
 /// no YAML reader, 1.1 or 1.2, can take it for anything else (`yes`, `on`, `010`,

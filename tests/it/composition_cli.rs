@@ -531,3 +531,29 @@ fn a_failed_render_stops_the_run_naming_the_composition() {
         "error: composition comp: main.hcl:2:7: error: reference to non-existent variable; missing\n"
     );
 }
+
+#[test]
+fn fail_on_incomplete_exits_3_after_printing_the_document() {
+    let hcl = BUCKETS_HCL.replace("req.composite.spec.region", "req.composite.spec.nowhere");
+    let dir = dir_with(&[("comp/main.hcl", &hcl), ("xr.yaml", XR)]);
+    let plain = cloudspec(&["render", "comp", "--xr", "xr.yaml"], dir.path());
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    let strict = cloudspec(
+        &["render", "comp", "--xr", "xr.yaml", "--fail-on-incomplete"],
+        dir.path(),
+    );
+    assert_eq!(strict.status.code(), Some(3), "{}", stderr(&strict));
+    assert_eq!(stdout(&strict), stdout(&plain));
+    assert!(stdout(&strict).contains("reason: IncompleteItemsPresent"));
+    let complete = cloudspec(
+        &[
+            "render",
+            "examples/composition/composition",
+            "--xr",
+            "examples/composition/xr.yaml",
+            "--fail-on-incomplete",
+        ],
+        repo(),
+    );
+    assert_eq!(complete.status.code(), Some(0), "{}", stderr(&complete));
+}
