@@ -83,6 +83,17 @@ pub(crate) fn run(program: &Program, req: &Request) -> Result<State, Failure> {
     }
 }
 
+/// One resource to produce: its name, the content of its block (a `resource` block's,
+/// or a collection's `template`), the annotations of a collection member, the block a
+/// duplicate name is reported at and the block it is written in.
+struct One<'a> {
+    name: &'a str,
+    content: &'a BodyContent,
+    annotations: Option<&'a [(String, String); 2]>,
+    block: &'a Block,
+    source: &'a Block,
+}
+
 /// The `self` variable's members in the current scope.
 type SelfVars = BTreeMap<String, Value>;
 
@@ -210,7 +221,14 @@ impl Evaluator<'_> {
                 "group" => self.group(&ctx, self_vars, &content(b))?,
                 "resource" => {
                     let bc = content(b);
-                    self.resource(&ctx, self_vars, &b.labels[0], &bc, None, b, b)?
+                    let one = One {
+                        name: &b.labels[0],
+                        content: &bc,
+                        annotations: None,
+                        block: b,
+                        source: b,
+                    };
+                    self.resource(&ctx, self_vars, one)?
                 }
                 "resources" => self.resources(&ctx, self_vars, b)?,
                 "context" => self.context(&ctx, b)?,
@@ -305,15 +323,14 @@ impl Evaluator<'_> {
                 (ANNOTATION_BASE_NAME.to_string(), base.clone()),
                 (ANNOTATION_INDEX.to_string(), format!("s{i:06}")),
             ];
-            self.resource(
-                &iter_ctx,
-                &self_vars,
-                &name,
-                &tc,
-                Some(&annotations),
-                b,
-                template,
-            )?;
+            let one = One {
+                name: &name,
+                content: &tc,
+                annotations: Some(&annotations),
+                block: b,
+                source: template,
+            };
+            self.resource(&iter_ctx, &self_vars, one)?;
         }
         for nested in &c.blocks {
             match nested.type_name.as_str() {
@@ -329,16 +346,14 @@ impl Evaluator<'_> {
     /// collection with the template's content). `block` is where a duplicate name is
     /// reported (the `resources` block for a member), `source` where the resource is
     /// written (its `template` block).
-    fn resource(
-        &mut self,
-        ctx: &EvalContext,
-        self_vars: &SelfVars,
-        name: &str,
-        c: &BodyContent,
-        annotations: Option<&[(String, String); 2]>,
-        block: &Block,
-        source: &Block,
-    ) -> Step {
+    fn resource(&mut self, ctx: &EvalContext, self_vars: &SelfVars, one: One<'_>) -> Step {
+        let One {
+            name,
+            content: c,
+            annotations,
+            block,
+            source,
+        } = one;
         let mut self_vars = self_vars.clone();
         self_vars.insert("name".into(), Value::string(name));
         self_vars.insert(
