@@ -30,6 +30,13 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `cloudspec run s.cloudspec --composition comp --xr XR MORE...` in `dir`.
+fn run_composition(dir: &Path, xr: &str, more: &[&str]) -> Output {
+    let mut args = vec!["run", "s.cloudspec", "--composition", "comp", "--xr", xr];
+    args.extend_from_slice(more);
+    cloudspec(&args, dir)
+}
+
 fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     for (name, text) in files {
@@ -188,17 +195,7 @@ fn input_errors_without_a_position_are_error_lines() {
 #[test]
 fn run_reports_an_unreadable_xr_and_stops() {
     let dir = dir_with(&[("s.cloudspec", SPEC), ("comp/main.hcl", BUCKETS_HCL)]);
-    let out = cloudspec(
-        &[
-            "run",
-            "s.cloudspec",
-            "--composition",
-            "comp",
-            "--xr",
-            "missing.yaml",
-        ],
-        dir.path(),
-    );
+    let out = run_composition(dir.path(), "missing.yaml", &[]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stdout(&out), "");
     assert_eq!(
@@ -433,19 +430,7 @@ fn a_dropped_resource_makes_rules_on_its_type_error() {
         ("xr.yaml", XR),
         ("s.cloudspec", SPEC),
     ]);
-    let out = cloudspec(
-        &[
-            "run",
-            "s.cloudspec",
-            "--composition",
-            "comp",
-            "--xr",
-            "xr.yaml",
-            "--format",
-            "json",
-        ],
-        dir.path(),
-    );
+    let out = run_composition(dir.path(), "xr.yaml", &["--format", "json"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let r = report(&out);
     let rule = rule(&r, "Buckets are in Ireland");
@@ -513,17 +498,7 @@ fn a_failed_render_stops_the_run_naming_the_composition() {
         ("xr.yaml", XR),
         ("s.cloudspec", SPEC),
     ]);
-    let out = cloudspec(
-        &[
-            "run",
-            "s.cloudspec",
-            "--composition",
-            "comp",
-            "--xr",
-            "xr.yaml",
-        ],
-        dir.path(),
-    );
+    let out = run_composition(dir.path(), "xr.yaml", &[]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stdout(&out), "");
     assert_eq!(

@@ -16,7 +16,7 @@ use cloudspec_hcl::{Diagnostic, Severity, Type, Value};
 use crate::analyze::{content, Program};
 use crate::locals::{self, error};
 use crate::request::{to_json, Request, ANNOTATION_BASE_NAME, ANNOTATION_INDEX};
-use crate::response::{Discard, Resource, Selector, State};
+use crate::response::{json_kind, Discard, Resource, Selector, State};
 use crate::{Dropped, Failure};
 
 type Json = serde_json::Value;
@@ -107,17 +107,6 @@ fn child_with_self(ctx: &EvalContext, self_vars: &SelfVars) -> EvalContext {
     let mut vars = BTreeMap::new();
     vars.insert("self".to_string(), Value::Object(self_vars.clone()));
     ctx.child(vars)
-}
-
-fn json_kind(v: &Json) -> &'static str {
-    match v {
-        Json::Null => "null",
-        Json::Bool(_) => "bool",
-        Json::Number(_) => "number",
-        Json::String(_) => "string",
-        Json::Array(_) => "array",
-        Json::Object(_) => "object",
-    }
 }
 
 fn incomplete(v: &Value, diags: &[Diagnostic]) -> bool {

@@ -138,7 +138,8 @@ impl State {
     }
 }
 
-fn kind(v: &Json) -> &'static str {
+/// The JSON kind of a value, as messages name it.
+pub(crate) fn json_kind(v: &Json) -> &'static str {
     match v {
         Json::Null => "null",
         Json::Bool(_) => "bool",
@@ -166,11 +167,11 @@ fn unify_into(
                 into.insert(k.clone(), v.clone());
             }
             Some(existing) => {
-                if kind(existing) != kind(v) {
+                if json_kind(existing) != json_kind(v) {
                     return Err(format!(
                         "type mismatch for key {here}: {} v/s {}",
-                        kind(v),
-                        kind(existing)
+                        json_kind(v),
+                        json_kind(existing)
                     ));
                 }
                 match (existing, v) {
