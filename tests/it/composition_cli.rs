@@ -479,6 +479,50 @@ fn rendered_resources_join_a_saved_inventory_and_clash_on_one_type_and_id() {
         .collect();
     assert_eq!(ids, ["bucket-raw", "legacy"]);
 
+    // --save-inventory writes the union: the saved file judges the same without the
+    // composition.
+    let mut saving = args.to_vec();
+    saving.extend(["--save-inventory", "union.json"]);
+    let out = cloudspec(&saving, dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let saved: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("union.json")).expect("saved inventory"),
+    )
+    .expect("JSON");
+    let mut saved_ids: Vec<String> = saved["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .map(|r| {
+            format!(
+                "{}/{}",
+                r["type"].as_str().unwrap_or(""),
+                r["id"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    saved_ids.sort();
+    assert_eq!(
+        saved_ids,
+        [
+            "k8s:example.org:XBucketSet/team-data",
+            "k8s:s3.aws.upbound.io:Bucket/bucket-raw",
+            "k8s:s3.aws.upbound.io:Bucket/legacy",
+        ]
+    );
+    let again = cloudspec(
+        &[
+            "run",
+            "s.cloudspec",
+            "--inventory",
+            "union.json",
+            "--format",
+            "json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
+
     let clash = inventory.replace("\"legacy\"", "\"bucket-raw\"");
     std::fs::write(dir.path().join("inv.json"), clash).expect("write");
     let out = cloudspec(&args, dir.path());
