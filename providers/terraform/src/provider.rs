@@ -1,0 +1,1 @@
+//! The `--terraform` source of `cloudspec run`.
