@@ -369,6 +369,9 @@ impl Number {
         if other.is_zero() {
             return None;
         }
+        if !(self.is_integer() && other.is_integer()) {
+            return Some(self.rem_binary512(other));
+        }
         match self.aligned(other) {
             Some((a, b, s)) => Some(Number::from_parts(a % b, s as i128)),
             None => {
@@ -381,6 +384,93 @@ impl Number {
                 }
             }
         }
+    }
+
+    /// cty's `Modulo` of non-integers: both operands as 512-bit binary floats (as cty
+    /// parses them), `a - trunc(a / b) × b` computed exactly, rounded to 512 bits and
+    /// printed as the shortest decimal that rounds back (so `11 % 5.1` is
+    /// `0.8000…024`, as Terraform gives it, not the exact decimal `0.8`).
+    fn rem_binary512(&self, other: &Number) -> Number {
+        let Some((ma, ea)) = self.binary512() else {
+            return self.clone();
+        };
+        let Some((mb, eb)) = other.binary512() else {
+            return self.clone();
+        };
+        // trunc(a / b), the quotient of the binary operands rounded to 512 bits as cty's
+        // `Divide` gives it.
+        let qi = {
+            let (na, nb) = (ma.abs(), mb.abs());
+            let (num, den) = match ea - eb {
+                d if d >= 0 => (na << d as u64, nb),
+                d => (na, nb << d.unsigned_abs()),
+            };
+            let (m, e) = round_binary512(&num, &den);
+            let whole = if e >= 0 {
+                m << e as u64
+            } else {
+                m >> e.unsigned_abs()
+            };
+            if (ma.sign() == Sign::Minus) != (mb.sign() == Sign::Minus) {
+                -whole
+            } else {
+                whole
+            }
+        };
+        // q × b, rounded to 512 bits as `big.Float.Mul` does.
+        let (mp, ep) = {
+            let p = &qi * &mb;
+            if p.is_zero() {
+                (BigInt::zero(), eb)
+            } else {
+                let neg = p.sign() == Sign::Minus;
+                let (num, den) = if eb >= 0 {
+                    (p.abs() << eb as u64, BigInt::one())
+                } else {
+                    (p.abs(), BigInt::one() << eb.unsigned_abs())
+                };
+                let (m, e) = round_binary512(&num, &den);
+                (if neg { -m } else { m }, e)
+            }
+        };
+        let base = ea.min(ep);
+        let r = (ma << (ea - base) as u64) - (mp << (ep - base) as u64);
+        if r.is_zero() {
+            return Number::zero();
+        }
+        let neg = r.sign() == Sign::Minus;
+        let r = r.abs();
+        // r × 2^base as num / den.
+        let (num, den) = if base >= 0 {
+            (r << base as u64, BigInt::one())
+        } else {
+            (r, BigInt::one() << base.unsigned_abs())
+        };
+        let (m, e) = round_binary512(&num, &den);
+        let v = shortest_decimal(m, e);
+        if neg {
+            v.neg()
+        } else {
+            v
+        }
+    }
+
+    /// The value rounded to a 512-bit binary mantissa with the sign: (±m, e). `None` for
+    /// zero, or when the exponent is too far out to scale exactly.
+    fn binary512(&self) -> Option<(BigInt, i64)> {
+        let (c, s) = self.parts();
+        if c.is_zero() || s.unsigned_abs() > 10_000 {
+            return None;
+        }
+        let neg = c.sign() == Sign::Minus;
+        let c = c.abs();
+        let (num, den) = if s <= 0 {
+            (c * pow10(s.unsigned_abs()), BigInt::one())
+        } else {
+            (c, pow10(s as u64))
+        };
+        let (m, e) = round_binary512(&num, &den);
+        Some((if neg { -m } else { m }, e))
     }
 
     /// Largest integer not greater than the value.
@@ -479,14 +569,21 @@ fn div_binary512(a: &BigInt, b: &BigInt, k: i64) -> Number {
     } else {
         (a.clone(), b * pow10(k.unsigned_abs()))
     };
+    let (m, e) = round_binary512(&num, &den);
+    shortest_decimal(m, e)
+}
+
+/// num / den (both > 0) rounded half to even to a `CTY_PREC`-bit mantissa: (m, e) with
+/// 2^(P-1) <= m < 2^P and the value m × 2^e (`big.Float` arithmetic at 512 bits).
+fn round_binary512(num: &BigInt, den: &BigInt) -> (BigInt, i64) {
     // Find e with 2^(P-1) <= num / (den × 2^e) < 2^P.
     let p = CTY_PREC as i64;
     let mut e = num.bits() as i64 - den.bits() as i64 - p;
     let scaled = |e: i64| -> (BigInt, BigInt) {
         if e >= 0 {
-            (num.clone(), &den << (e as u64))
+            (num.clone(), den << (e as u64))
         } else {
-            (&num << e.unsigned_abs(), den.clone())
+            (num << e.unsigned_abs(), den.clone())
         }
     };
     let lo = BigInt::one() << (CTY_PREC - 1);
@@ -518,6 +615,13 @@ fn div_binary512(a: &BigInt, b: &BigInt, k: i64) -> Number {
         m = lo.clone();
         e += 1;
     }
+    (m, e)
+}
+
+/// The shortest decimal that rounds back to the 512-bit binary value m × 2^e (m normalized
+/// as [`round_binary512`] gives it): what `big.Float.Text('f', -1)` prints.
+fn shortest_decimal(m: BigInt, e: i64) -> Number {
+    let lo = BigInt::one() << (CTY_PREC - 1);
     // The rounding interval around m × 2^e.
     let inclusive = m.is_even();
     let (lower_m, lower_e) = if m == lo {
@@ -894,14 +998,47 @@ mod tests {
                 .unwrap_or_else(|| x.cmp(&y)));
             if !y.is_zero() {
                 let r = x.rem(&y).unwrap_or_else(Number::zero);
-                proptest::prop_assert!(r.abs() < y.abs());
-                proptest::prop_assert!(r.is_zero() || r.is_negative() == x.is_negative());
+                // Fractional operands are 512-bit binary floats to cty: the remainder is
+                // within a hair of the exact one, possibly a hair below zero.
+                proptest::prop_assert!(r.abs() <= y.abs());
                 if x.is_integer() && y.is_integer() {
+                    proptest::prop_assert!(r.abs() < y.abs());
+                    proptest::prop_assert!(r.is_zero() || r.is_negative() == x.is_negative());
                     let q = x.sub(&r).div(&y).unwrap_or_else(Number::zero);
                     proptest::prop_assert!(q.is_integer());
                 }
             }
         }
+    }
+
+    #[test]
+    fn modulo_of_fractions_is_ctys_binary_modulo() {
+        // `terraform plan` (1.11) outputs for these expressions.
+        let long = "0.80000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000024";
+        assert_eq!(
+            n("7.5").rem(&n("2")).map(|r| r.to_string()),
+            Some("1.5".into())
+        );
+        assert_eq!(
+            n("-7.5").rem(&n("2")).map(|r| r.to_string()),
+            Some("-1.5".into())
+        );
+        assert_eq!(
+            n("11").rem(&n("5.1")).map(|r| r.to_string()),
+            Some(long.into())
+        );
+        assert_eq!(
+            n("-11").rem(&n("5.1")).map(|r| r.to_string()),
+            Some(format!("-{long}"))
+        );
+        assert_eq!(
+            n("0.3").rem(&n("0.1")).map(|r| r.to_string()),
+            Some("0".into())
+        );
+        assert_eq!(
+            n("11").rem(&n("5")).map(|r| r.to_string()),
+            Some("1".into())
+        );
     }
 
     #[test]

@@ -302,10 +302,14 @@ fn from_json_depth(v: &serde_json::Value, depth: usize) -> Result<Type, String> 
 
 const NOT_A_TYPE: &str = "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).";
 
-/// The single root name of an expression that is a bare identifier (`hcl.ExprAsKeyword`).
+/// The single root name of an expression that is a bare identifier (`hcl.ExprAsKeyword`),
+/// including the keywords the parser turned into literals (`true`, `false`, `null`: HCL's
+/// `LiteralValueExpr.AsTraversal` gives their names back).
 fn keyword(expr: &Expression) -> Option<&str> {
     match expr {
         Expression::Variable(v) => Some(v.value().as_str()),
+        Expression::Bool(b) => Some(if *b.value() { "true" } else { "false" }),
+        Expression::Null(_) => Some("null"),
         Expression::Parenthesis(p) => keyword(p.inner()),
         _ => None,
     }

@@ -27,6 +27,7 @@ mod dynblock;
 mod expr;
 mod json;
 mod native;
+mod recover;
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -9,6 +9,7 @@ use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Block as EditBlock, Body as EditBody, Structure};
 use hcl_edit::Span as _;
 
+use super::recover;
 use super::{
     char_range, name_suggestion, range_between, range_string, start_point, Attribute, Block, Body,
     BodyContent, BodyKind, BodySchema, Expr,
@@ -74,12 +75,18 @@ pub(crate) fn parse(name: &str, text: &str) -> (Option<Body>, Vec<Diagnostic>) {
     let src = Arc::new(SourceFile::new(name, text));
     let mut redefined: BTreeMap<usize, String> = BTreeMap::new();
     let mut masked: Option<String> = None;
+    let mut syntax_errors: Vec<Diagnostic> = Vec::new();
     loop {
         let parsed = match &masked {
             None => syntax::parse_body(&src),
             Some(t) => syntax::parse_body(&SourceFile::new(name, t.as_str())),
         };
         let err = match parsed {
+            Ok(_) if !syntax_errors.is_empty() => {
+                let mut diags = redefinitions_without_tree(&src, &redefined);
+                diags.append(&mut syntax_errors);
+                return (None, diags);
+            }
             Ok(body) => {
                 let start = skip_blanks(&src.text, 0);
                 let missing = start_point(&src.range(start..start));
@@ -106,12 +113,108 @@ pub(crate) fn parse(name: &str, text: &str) -> (Option<Body>, Vec<Diagnostic>) {
             _ => None,
         };
         let Some((offset, (original, replaced))) = mask else {
-            let mut diags = redefinitions_without_tree(&src, &redefined);
-            diags.push(err);
-            return (None, diags);
+            // A syntax error: keep it, blank out the top-level item it is in and parse
+            // again, so that the file reports every error (as HCL's parser recovers).
+            syntax_errors.push(single_line_body(
+                current,
+                &src,
+                unclosed_block(current, &src, err),
+            ));
+            let next = offset.and_then(|at| {
+                let scan = recover::scan(current);
+                let item = scan
+                    .items
+                    .iter()
+                    .copied()
+                    .find(|(s, e)| *s <= at && at < (*e).max(*s + 1))?;
+                Some(recover::blank(current, item))
+            });
+            match next {
+                Some(text)
+                    if syntax_errors.len() < recover::MAX_SYNTAX_ERRORS
+                        && masked.as_deref() != Some(text.as_str()) =>
+                {
+                    masked = Some(text);
+                    continue;
+                }
+                _ => {
+                    let mut diags = redefinitions_without_tree(&src, &redefined);
+                    diags.append(&mut syntax_errors);
+                    return (None, diags);
+                }
+            }
         };
         redefined.insert(offset, original);
         masked = Some(replaced);
+    }
+}
+
+/// In a single-line block body (`a { d {} }`), HCL takes the first identifier as an
+/// argument name and reports a following block or label from that identifier through the
+/// next token ("Argument definition required"); hcl-edit at the token alone.
+fn single_line_body(text: &str, src: &SourceFile, err: Diagnostic) -> Diagnostic {
+    let Some(at) = err.subject.as_ref().map(|r| r.start.byte) else {
+        return err;
+    };
+    let line_start = text
+        .get(..at)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |n| n + 1);
+    let Some(prefix) = text.get(line_start..at) else {
+        return err;
+    };
+    let Some(brace) = prefix.rfind('{') else {
+        return err;
+    };
+    let Some(between) = prefix.get(brace + 1..) else {
+        return err;
+    };
+    let ident = between.trim();
+    let is_ident = !ident.is_empty()
+        && ident.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && ident
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    let next = text.get(at..).and_then(|r| r.chars().next());
+    let next_len = match next {
+        Some('{') | Some('"') => 1,
+        Some(c) if c.is_alphabetic() || c == '_' => text.get(at..).map_or(1, |r| {
+            r.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(r.len())
+        }),
+        _ => return err,
+    };
+    if !is_ident {
+        return err;
+    }
+    let ident_start = line_start + brace + 1 + (between.len() - between.trim_start().len());
+    Diagnostic::error(
+        "Argument definition required",
+        format!(
+            "A single-line block definition can contain only a single argument. If you meant to define argument {}, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.",
+            go_quote(ident)
+        ),
+        Some(src.range(ident_start..at + next_len)),
+    )
+}
+
+/// HCL reports a block left open at the end of the file at its opening brace ("Unclosed
+/// configuration block"); hcl-edit at the end. Other errors are kept as they are.
+fn unclosed_block(text: &str, src: &SourceFile, err: Diagnostic) -> Diagnostic {
+    let at_end = err.subject.as_ref().is_some_and(|r| {
+        text.get(r.start.byte..)
+            .is_some_and(|rest| rest.trim().is_empty())
+    });
+    if !at_end {
+        return err;
+    }
+    match recover::scan(text).open.last() {
+        Some((brace, b'{')) => Diagnostic::error(
+            "Unclosed configuration block",
+            "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+            Some(src.range(*brace..*brace + 1)),
+        ),
+        _ => err,
     }
 }
 

@@ -10,3 +10,4 @@ mod eval;
 mod fuzz;
 mod hcldec_cases;
 mod json_syntax;
+mod specsuite;
