@@ -132,6 +132,7 @@ pub(crate) fn parse(name: &str, text: &str) -> (Option<Body>, Vec<Diagnostic>) {
             match next {
                 Some(text)
                     if syntax_errors.len() < recover::MAX_SYNTAX_ERRORS
+                        && syntax_errors.len() * text.len() <= recover::MAX_REPARSED_BYTES
                         && masked.as_deref() != Some(text.as_str()) =>
                 {
                     masked = Some(text);

@@ -7,6 +7,9 @@
 
 /// Syntax errors one file reports at most.
 pub(crate) const MAX_SYNTAX_ERRORS: usize = 64;
+/// Bytes parsed again in all for one file: a large file with many errors stops recovering
+/// early rather than being parsed 64 times.
+pub(crate) const MAX_REPARSED_BYTES: usize = 32 << 20;
 
 /// What the scanner found: the byte spans of the top-level items and the brackets still
 /// open at the end (their offsets and characters, innermost last).
