@@ -83,7 +83,7 @@ impl Inventory {
         let size = metadata.and_then(|m| usize::try_from(m.len()).ok());
         let read = segments::read_file(&mut file, size, threads, segments::BLOCK, projection);
         match read.map_err(io_error)? {
-            FileRead::Loaded(inventory) => Ok(inventory),
+            FileRead::Loaded(inventory) => Ok(*inventory),
             FileRead::Whole(bytes) => Self::from_slice_from(&bytes, &name, threads, projection),
             FileRead::Serial => {
                 drop(file);
