@@ -892,3 +892,37 @@ fn saving_the_inventory_of_code_and_judging_it_again_gives_the_same_verdicts() {
     );
     assert_eq!(report(&again)["groups"], first["groups"]);
 }
+
+#[test]
+fn rules_on_raw_types_are_not_checked_and_rules_on_aws_types_are() {
+    let inventory = r#"{"cloudspec_inventory": 1, "provider": "aws", "dangling": "unknown",
+      "resources": [{"type": "terraform:aws:s3_bucket", "id": "aws_s3_bucket.b",
+        "source": {"file": "infra/s3.tf", "line": 1}, "properties": {"bucket": "x"}}]}"#;
+    let raw = "Spec \"t\"\nGroup \"g\"\nRule \"raw\"\nOn terraform:aws:s3_bucket\nAssert bucket == \"x\" and anything_at_all is null\n";
+    let dir = dir_with(&[("raw.cloudspec", raw), ("inv.json", inventory)]);
+    let out = cloudspec(
+        &[
+            "run",
+            "raw.cloudspec",
+            "--inventory",
+            "inv.json",
+            "--format",
+            "json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(rule(&report(&out), "raw")["status"], "pass");
+    let typo = "Spec \"t\"\nGroup \"g\"\nRule \"typo\"\nOn aws:s3:bucket\nAssert versionin ( status == \"Enabled\" )\n";
+    std::fs::write(dir.path().join("typo.cloudspec"), typo).unwrap();
+    let out = cloudspec(
+        &["run", "typo.cloudspec", "--inventory", "inv.json"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown member \"versionin\" of aws:s3:bucket"),
+        "{}",
+        stderr(&out)
+    );
+}
