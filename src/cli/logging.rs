@@ -32,6 +32,7 @@ fn filter_for(value: &str) -> String {
             "cloudspec_model",
             "cloudspec_hcl",
             "cloudspec_composition",
+            "cloudspec_terraform",
         ]
         .iter()
         .fold("error".to_string(), |acc, krate| {
@@ -48,7 +49,7 @@ static JSON: OnceLock<bool> = OnceLock::new();
 /// libraries below them (the AWS SDK warns about things such as missing optional config
 /// files, which are not the user's concern on every scheduled run).
 const DEFAULT_FILTER: &str =
-    "error,cloudspec=info,cloudspec_aws=info,cloudspec_model=info,cloudspec_hcl=info,cloudspec_composition=info";
+    "error,cloudspec=info,cloudspec_aws=info,cloudspec_model=info,cloudspec_hcl=info,cloudspec_composition=info,cloudspec_terraform=info";
 
 /// Installs the global subscriber for `format` (`text` or `json`). A second call changes
 /// nothing.
@@ -154,7 +155,7 @@ mod tests {
     fn a_bare_level_is_for_cloudspec_only() {
         assert_eq!(
             filter_for("debug"),
-            "error,cloudspec=debug,cloudspec_aws=debug,cloudspec_model=debug,cloudspec_hcl=debug,cloudspec_composition=debug,cloudspec::say=info"
+            "error,cloudspec=debug,cloudspec_aws=debug,cloudspec_model=debug,cloudspec_hcl=debug,cloudspec_composition=debug,cloudspec_terraform=debug,cloudspec::say=info"
         );
         assert_eq!(
             filter_for("aws_smithy_runtime=debug"),

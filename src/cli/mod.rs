@@ -16,6 +16,7 @@ mod run;
 mod schema;
 pub mod sources;
 mod specs;
+pub mod terraform;
 mod test;
 mod validate;
 
@@ -33,13 +34,14 @@ pub const EXIT_USAGE: u8 = 2;
 /// The evaluation is incomplete: at least one `error` outcome. Outranks 1.
 pub const EXIT_INCOMPLETE: u8 = 3;
 
-const ABOUT: &str = "Cloud compliance rules in plain English, checked against a saved inventory \
-or a live account.";
+const ABOUT: &str = "Cloud compliance rules in plain English, checked against a saved inventory, \
+a live account or infrastructure code (Terraform, crossplane compositions).";
 
 const AFTER_HELP: &str = "\
 Examples:
   cloudspec run examples/prod.cloudspec --inventory examples/inventory.json
   cloudspec run rules/ --inventory inv.json --format junit=report.xml --format console
+  cloudspec run examples/prod.cloudspec --terraform examples/terraform
   cloudspec validate specs/*.cloudspec
   cloudspec fmt --check specs/
 
@@ -201,6 +203,10 @@ pub struct RunArgs {
     /// With --composition: the incoming pipeline context, a JSON object.
     #[arg(long, value_name = "CTX.json", requires = "composition")]
     pub context: Option<PathBuf>,
+
+    // --- Terraform code (docs/terraform.md) ---
+    #[command(flatten)]
+    pub terraform: terraform::TerraformArgs,
 }
 
 #[derive(Debug, Args)]

@@ -26,6 +26,9 @@ Examples:
     --composition examples/composition/composition --xr examples/composition/xr.yaml
   cloudspec run specs/ --waivers waivers.yaml --baseline audits/latest.report.json \
     --fail-on-new --output-dir audits
+  cloudspec run examples/prod.cloudspec --terraform examples/terraform
+  cloudspec run specs/ --terraform infra --var-file prod.tfvars --var region=eu-west-1 \
+    --format sarif=results.sarif --fail-on-unknown
 
 Scheduled audits (docs/audits.md): --waivers accepts known failures until they expire;
 --baseline marks failures new or persisting and lists what was fixed; --output-dir keeps
@@ -33,6 +36,11 @@ every run's reports and latest.* copies, written atomically under a lock.
 
 Crossplane compositions (docs/compositions.md): --composition renders a function-hcl
 composition for --xr and judges each desired resource as k8s:<group>:<Kind>.
+
+Terraform code (docs/terraform.md): --terraform judges a root module before apply with the
+rules that judge the account after it. A value only AWS can decide (an id, an unset setting
+AWS defaults) is unknown, and so is a resource the code refers to but does not manage;
+a rule that cannot be decided is `unknown`, which fails the run only with --fail-on-unknown.
 
 Reports go to stdout or to the files named; warnings and diagnostics go to stderr.
 Exit status: 0 every rule passes, is skipped, unknown or waived; 1 a rule fails (or is unknown,

@@ -58,8 +58,8 @@ impl Default for Registry {
 
 impl Registry {
     /// The sources of this build: saved inventories (`--inventory`), a rendered crossplane
-    /// composition (`--composition`) and the live AWS account (the default when no other
-    /// source is given).
+    /// composition (`--composition`), Terraform code (`--terraform`) and the live AWS
+    /// account (the default when no other source is given).
     pub fn builtin() -> Self {
         Registry {
             sources: vec![
@@ -76,6 +76,12 @@ impl Registry {
                     provider: Box::new(cloudspec_composition::provider::CompositionSource),
                     wanted: Box::new(|args| args.composition.is_some()),
                     options: Box::new(composition_options),
+                    default: false,
+                },
+                Source {
+                    provider: Box::new(cloudspec_terraform::provider::TerraformSource),
+                    wanted: Box::new(|args| args.terraform.path.is_some()),
+                    options: Box::new(terraform_options),
                     default: false,
                 },
                 Source {
@@ -178,5 +184,28 @@ fn composition_options(args: &RunArgs) -> Options {
             options.set(name, path.to_string_lossy());
         }
     }
+    options
+}
+
+/// Terraform's options: the configuration's path, `--var` and `--var-file` in command
+/// order, `--terraform-mappings`, and the environment's `TF_VAR_*` variables (names or
+/// values that are not Unicode are left out, as no variable can be declared with them).
+fn terraform_options(args: &RunArgs) -> Options {
+    use cloudspec_terraform::provider::{set_env, set_vars, MAPPINGS};
+    let flags = &args.terraform;
+    let mut options = Options {
+        paths: flags.path.iter().cloned().collect(),
+        ..common(args)
+    };
+    set_vars(&mut options, &flags.vars);
+    if let Some(dir) = &flags.mappings {
+        options.set(MAPPINGS, dir.to_string_lossy());
+    }
+    set_env(
+        &mut options,
+        std::env::vars_os().filter_map(|(name, value)| {
+            Some((name.into_string().ok()?, value.into_string().ok()?))
+        }),
+    );
     options
 }

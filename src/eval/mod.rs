@@ -14,9 +14,10 @@ mod projection;
 mod walk;
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::time::Instant;
 
-use crate::model::{CollectionError, Inventory, Resource};
+use crate::model::{CollectionError, Dangling, Inventory, Resource};
 use crate::outcome::{
     Details, GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome,
     SpecOutcome, Status,
@@ -175,11 +176,7 @@ pub fn evaluate_at(
                 .collect(),
         })
         .collect();
-    let warnings = inventory
-        .dangling_refs()
-        .iter()
-        .map(|r| format!("dangling reference: {r} is not in the inventory"))
-        .collect();
+    let warnings = dangling_warnings(inventory);
     let timed = rules
         .iter()
         .any(|(_, rule, _)| rule.with.iter().chain(&rule.assert).any(uses_time));
@@ -189,6 +186,44 @@ pub fn evaluate_at(
         now: timed.then(|| instant_text(now)),
         warnings,
         audit: Default::default(),
+    }
+}
+
+/// Most references to resources outside an inventory whose dangling targets are unknown
+/// that its one warning names.
+const OUTSIDE_NAMED: usize = 5;
+
+/// The run's warnings about dangling references: one per reference when a missing target
+/// is null (each is likely a collection gap); one line in all when dangling targets are
+/// unknown (`"dangling": "unknown"`: Terraform code refers to things it does not manage
+/// all the time, and each such reference is already an unknown path where a rule reads
+/// through it).
+fn dangling_warnings(inventory: &Inventory) -> Vec<String> {
+    let refs = inventory.dangling_refs();
+    match inventory.dangling {
+        Dangling::Null => refs
+            .iter()
+            .map(|r| format!("dangling reference: {r} is not in the inventory"))
+            .collect(),
+        Dangling::Unknown if refs.is_empty() => Vec::new(),
+        Dangling::Unknown => {
+            let named: Vec<&str> = refs
+                .iter()
+                .take(OUTSIDE_NAMED)
+                .map(String::as_str)
+                .collect();
+            let more = refs.len() - named.len();
+            let mut line = match refs.len() {
+                1 => "1 reference points outside the configuration; its target's members are unknown: ".to_string(),
+                n => format!("{n} references point outside the configuration; their targets' members are unknown: "),
+            };
+            line.push_str(&named.join(", "));
+            if more > 0 {
+                // Writing to a String cannot fail.
+                let _ = write!(line, " and {more} more");
+            }
+            vec![line]
+        }
     }
 }
 
@@ -516,6 +551,48 @@ mod tests {
         assert_eq!(
             positions(source, [9, 3, 14].into_iter()),
             vec![line_col(source, 9), (2, 1), line_col(source, 14)]
+        );
+    }
+
+    fn with_dangling(n: usize, dangling: Dangling) -> Inventory {
+        use crate::model::{InventoryBuilder, Object, Reference, Value};
+        let mut b = InventoryBuilder::new();
+        b.set_dangling(dangling);
+        let key = b.interner().intern("subnet");
+        for i in 0..n {
+            let target = format!("aws:ec2:subnet/subnet-{i}");
+            b.push(Resource {
+                type_name: "aws:ec2:instance".into(),
+                id: format!("i-{i}").into(),
+                region: None,
+                account: None,
+                source: None,
+                properties: Object::new(vec![(key, Value::Ref(Box::new(Reference::new(target))))]),
+            })
+            .unwrap();
+        }
+        b.finish()
+    }
+
+    #[test]
+    fn references_outside_a_configuration_are_one_warning() {
+        assert!(dangling_warnings(&with_dangling(0, Dangling::Unknown)).is_empty());
+        assert_eq!(
+            dangling_warnings(&with_dangling(1, Dangling::Unknown)),
+            ["1 reference points outside the configuration; its target's members are unknown: aws:ec2:subnet/subnet-0"]
+        );
+        assert_eq!(
+            dangling_warnings(&with_dangling(7, Dangling::Unknown)),
+            ["7 references point outside the configuration; their targets' members are unknown: \
+              aws:ec2:subnet/subnet-0, aws:ec2:subnet/subnet-1, aws:ec2:subnet/subnet-2, \
+              aws:ec2:subnet/subnet-3, aws:ec2:subnet/subnet-4 and 2 more"]
+        );
+        assert_eq!(
+            dangling_warnings(&with_dangling(2, Dangling::Null)),
+            [
+                "dangling reference: aws:ec2:subnet/subnet-0 is not in the inventory",
+                "dangling reference: aws:ec2:subnet/subnet-1 is not in the inventory"
+            ]
         );
     }
 }

@@ -25,19 +25,20 @@ use std::rc::Rc;
 use super::compare::{display, to_json};
 use super::compile::{CPredicate, CStmt, CTail};
 use super::Limits;
-use crate::model::{CollectionError, Inventory, Object, ResourceIdx, Sym, Value};
+use crate::model::{CollectionError, Dangling, Inventory, Object, ResourceIdx, Sym, Value};
 use crate::outcome::{Failure, UnknownPath};
 use crate::predicates::{Test, Why};
 use crate::syntax::ast::{PredicateKind, Quantifier};
 use crate::truth::{Bound, Truth};
 
 /// What a path stands on: a nested property or resource, or an element whose members are
-/// all null (missing, dangling) or all unknown.
+/// all null (missing, dangling) or all unknown (an unknown value, or the target of a
+/// reference outside the inventory when its header says `"dangling": "unknown"`).
 #[derive(Clone, Copy)]
 pub(crate) enum Elem<'a> {
     Obj(&'a Object),
     Null(NullWhy<'a>),
-    Unknown(&'a str),
+    Unknown(UnknownWhy<'a>),
 }
 
 /// Why a value is null.
@@ -48,12 +49,32 @@ pub(crate) enum NullWhy<'a> {
     Dangling(&'a str),
 }
 
+/// Why a value is unknown.
+#[derive(Clone, Copy)]
+pub(crate) enum UnknownWhy<'a> {
+    /// An `$unknown` value, with its reason.
+    Said(&'a str),
+    /// Reached through a reference whose target is not in an inventory whose dangling
+    /// targets are unknown (`"dangling": "unknown"`): it exists outside the configuration.
+    Outside(&'a str),
+}
+
+impl std::fmt::Display for UnknownWhy<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnknownWhy::Said(reason) => f.write_str(reason),
+            UnknownWhy::Outside(raw) => write!(f, "outside the configuration: {raw}"),
+        }
+    }
+}
+
 /// A value a path reaches.
 #[derive(Clone, Copy)]
 enum Leaf<'a> {
     Val(&'a Value),
     Null(NullWhy<'a>),
-    Unknown(&'a str, bool),
+    /// Unknown, and whether it is known not to be null.
+    Unknown(UnknownWhy<'a>, bool),
 }
 
 /// What one resource's walk collected.
@@ -788,12 +809,17 @@ impl<'a> Walker<'a> {
                                 r.raw
                             ));
                         }
-                        Elem::Null(NullWhy::Dangling(&r.raw))
+                        match self.inventory.dangling {
+                            Dangling::Unknown if !failed => {
+                                Elem::Unknown(UnknownWhy::Outside(&r.raw))
+                            }
+                            _ => Elem::Null(NullWhy::Dangling(&r.raw)),
+                        }
                     }
                 }
             }
             Leaf::Val(Value::Object(o)) if !association => Elem::Obj(o),
-            Leaf::Val(Value::Unknown(u)) => Elem::Unknown(&u.reason),
+            Leaf::Val(Value::Unknown(u)) => Elem::Unknown(UnknownWhy::Said(&u.reason)),
             Leaf::Val(_) => Elem::Null(NullWhy::Missing),
         };
         (elem, None)
@@ -920,7 +946,7 @@ enum Found<'a> {
 fn norm(value: &Value) -> Leaf<'_> {
     match value {
         Value::Null => Leaf::Null(NullWhy::Missing),
-        Value::Unknown(u) => Leaf::Unknown(&u.reason, u.not_null),
+        Value::Unknown(u) => Leaf::Unknown(UnknownWhy::Said(&u.reason), u.not_null),
         v => Leaf::Val(v),
     }
 }

@@ -2,10 +2,11 @@
 //!
 //! One run; `tool.driver.rules` holds one reporting descriptor per rule (id: a stable
 //! slug of group and rule); one `result` per failing resource (and per waived one, as a
-//! suppressed result), located at the rule in its spec file and, when the resource was
-//! read from a file, at the resource too. Rules in `error` and the run's warnings become
-//! tool execution notifications. Output is deterministic: no time, structs in a fixed
-//! key order.
+//! suppressed result, and per unknown one, as a `note`). A result is located first at the
+//! resource when it was read from a file (the `.tf` line a pull request annotates), then
+//! at the rule in its spec file. Rules in `error` and the run's warnings become tool
+//! execution notifications. Output is deterministic: no time, structs in a fixed key
+//! order.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -344,33 +345,43 @@ fn security_severity(severity: Option<&str>) -> Option<&'static str> {
     }
 }
 
-/// One result per failing or waived resource of the rule.
+/// One result per failing, waived or unknown resource of the rule.
 fn rule_results(entry: &IndexedRule<'_>) -> Vec<SarifResult> {
     sorted_resources(entry.rule)
         .into_iter()
-        .filter(|r| matches!(r.status, Status::Fail | Status::Waived))
+        .filter(|r| matches!(r.status, Status::Fail | Status::Waived | Status::Unknown))
         .map(|resource| result(entry, resource))
         .collect()
 }
 
+/// A resource's result: located first where the resource was read from, when it came
+/// from a file (the primary location is the one code-scanning viewers annotate: the line
+/// of the `.tf` file to change), then at the rule in its spec file; the resource is the
+/// primary location's logical location.
 fn result(entry: &IndexedRule<'_>, resource: &ResourceOutcome) -> SarifResult {
-    let mut rule_location = spec_location(&entry.rule.location);
-    rule_location.logical_locations.push(LogicalLocation {
-        name: resource.id.to_string(),
-        fully_qualified_name: format!("{}/{}", resource.type_name, resource.id),
-        kind: "resource",
-    });
-    let mut locations = vec![rule_location];
-    locations.extend(source_location(resource));
+    let mut locations: Vec<SarifLocation> = source_location(resource).into_iter().collect();
+    locations.push(spec_location(&entry.rule.location));
+    if let Some(primary) = locations.first_mut() {
+        primary.logical_locations.push(LogicalLocation {
+            name: resource.id.to_string(),
+            fully_qualified_name: format!("{}/{}", resource.type_name, resource.id),
+            kind: "resource",
+        });
+    }
     let mut fingerprints = BTreeMap::new();
     fingerprints.insert(FINGERPRINT_KEY, fingerprint(&entry.id, resource));
+    let (level, text) = match resource.status {
+        Status::Unknown => ("note", unknown_message(entry.rule, resource)),
+        _ => (
+            level(entry.rule.severity.as_deref()),
+            result_message(entry.rule, resource),
+        ),
+    };
     SarifResult {
         rule_id: entry.id.clone(),
         rule_index: entry.index,
-        level: level(entry.rule.severity.as_deref()),
-        message: Message {
-            text: result_message(entry.rule, resource),
-        },
+        level,
+        message: Message { text },
         locations,
         partial_fingerprints: fingerprints,
         suppressions: suppressions(resource),
@@ -395,6 +406,25 @@ fn result_message(rule: &RuleOutcome, resource: &ResourceOutcome) -> String {
     if !messages.is_empty() {
         text.push_str(": ");
         text.push_str(&messages.join("; "));
+    }
+    text
+}
+
+/// `TYPE ID: whether it complies with "RULE" is unknown: PATH (REASON); PATH (REASON)`.
+fn unknown_message(rule: &RuleOutcome, resource: &ResourceOutcome) -> String {
+    let mut text = format!(
+        "{} {}: whether it complies with \"{}\" is unknown",
+        resource.type_name, resource.id, rule.name
+    );
+    let reasons: Vec<String> = resource
+        .unknowns()
+        .iter()
+        .map(|u| format!("{} ({})", u.path, u.reason))
+        .chain(resource.notes().iter().cloned())
+        .collect();
+    if !reasons.is_empty() {
+        text.push_str(": ");
+        text.push_str(&reasons.join("; "));
     }
     text
 }
@@ -449,10 +479,18 @@ fn source_location(resource: &ResourceOutcome) -> Option<SarifLocation> {
     })
 }
 
-/// A path as given on the command line as a URI reference: `/` separators, bytes other
-/// than unreserved ones percent-encoded; an absolute path becomes a `file://` URI.
+/// A path as given on the command line as a URI reference: `/` separators, leading `./`
+/// dropped (`./main.tf` is `main.tf`: viewers resolve it against the repository root),
+/// bytes other than unreserved ones percent-encoded; an absolute path becomes a `file://`
+/// URI.
 fn path_to_uri(path: &str) -> String {
-    let path = path.replace('\\', "/");
+    let mut path = path.replace('\\', "/");
+    while path.starts_with("./") && path.len() > 2 {
+        path = path
+            .trim_start_matches("./")
+            .trim_start_matches('/')
+            .to_string();
+    }
     let encoded: String = path.bytes().map(encode_byte).collect();
     if path.starts_with('/') {
         format!("file://{encoded}")

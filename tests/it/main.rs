@@ -37,6 +37,7 @@ mod report;
 mod rule_packs;
 mod security;
 mod syntax;
+mod terraform_cli;
 mod waivers;
 
 use std::process::{Command, Output};

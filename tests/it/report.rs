@@ -598,7 +598,7 @@ fn sarif_schema_check_catches_an_invalid_log() {
 }
 
 #[test]
-fn sarif_has_one_result_per_failing_or_waived_resource() {
+fn sarif_has_one_result_per_failing_waived_or_unknown_resource() {
     let text = render(Format::Sarif, &every_status(), &plain());
     let log: Value = serde_json::from_str(&text).expect("SARIF is JSON");
     let results = log["runs"][0]["results"]
@@ -613,13 +613,46 @@ fn sarif_has_one_result_per_failing_or_waived_resource() {
         ids,
         [
             "ec2-validations/instances-must-use-gp2-volumes-and-be-at-least-50gibs-large",
+            "ec2-validations/instances-must-have-a-name-tag",
             "ec2-validations/volumes-must-be-encrypted",
             "s3-validations/buckets-must-be-encrypted",
         ]
     );
     assert_eq!(results[0]["level"], json!("error"));
+    // Unknown: a note whatever the severity, saying why.
     assert_eq!(results[1]["level"], json!("note"));
-    assert_eq!(results[2]["suppressions"][0]["kind"], json!("external"));
+    assert_eq!(
+        results[1]["message"]["text"],
+        json!("aws:ec2:instance i-0abc: whether it complies with \"Instances must have a Name tag\" is unknown: tags.Name (computed at apply time)")
+    );
+    assert_eq!(results[2]["level"], json!("note"));
+    assert_eq!(results[3]["suppressions"][0]["kind"], json!("external"));
+}
+
+#[test]
+fn sarif_locates_a_resource_read_from_a_file_at_its_line_first() {
+    let text = render(Format::Sarif, &every_status(), &plain());
+    let log: Value = serde_json::from_str(&text).expect("SARIF is JSON");
+    let results = log["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    // The failing instance came from inventory/prod.json line 12: that line is the primary
+    // location (what code scanning annotates), with the resource; the rule comes second.
+    let locations = &results[0]["locations"];
+    assert_eq!(
+        locations[0]["physicalLocation"],
+        json!({"artifactLocation": {"uri": "inventory/prod.json"}, "region": {"startLine": 12}})
+    );
+    assert_eq!(
+        locations[0]["logicalLocations"][0]["fullyQualifiedName"],
+        json!("aws:ec2:instance/i-0abc")
+    );
+    assert_eq!(
+        locations[1]["physicalLocation"]["artifactLocation"]["uri"],
+        json!("specs/prod.cs")
+    );
+    assert!(locations[1].get("logicalLocations").is_none());
 }
 
 #[test]

@@ -4,14 +4,16 @@
 //! [`inventory_from_json`] a whole collection run (sorted, duplicates dropped).
 //!
 //! A JSON object whose only key is `$ref` with a string value (`{"$ref": "aws:ec2:vpc/vpc-1"}`)
-//! becomes an association ([`Value::Ref`]), as in the inventory contract; integers that fit
-//! an `i64` are [`Value::Int`], other numbers [`Value::Float`].
+//! becomes an association ([`Value::Ref`]), and one whose keys are `$unknown` with a string
+//! value and optionally `not_null` with a boolean (`{"$unknown": "computed by AWS",
+//! "not_null": true}`) a value not known yet ([`Value::Unknown`]), as in the inventory
+//! contract; integers that fit an `i64` are [`Value::Int`], other numbers [`Value::Float`].
 
 use serde_json::{Map, Value as Json};
 
 use crate::intern::Interner;
 use crate::inventory::{CollectionError, Inventory, InventoryBuilder, Resource};
-use crate::value::{Object, Reference, Value};
+use crate::value::{Object, Reference, Unknown, Value};
 
 /// A resource as a provider collected it: its properties still JSON.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,9 +42,28 @@ pub fn value_from_json(json: &Json, interner: &mut Interner) -> Value {
         }
         Json::Object(m) => match (m.len(), m.get("$ref")) {
             (1, Some(Json::String(raw))) => Value::Ref(Box::new(Reference::new(raw.as_str()))),
-            _ => Value::Object(object_from_json(m, interner)),
+            _ => match unknown_from_json(m) {
+                Some(unknown) => Value::Unknown(Box::new(unknown)),
+                None => Value::Object(object_from_json(m, interner)),
+            },
         },
     }
+}
+
+/// `{"$unknown": "reason"}`, optionally with `"not_null": true|false`, as the reader takes it.
+fn unknown_from_json(m: &Map<String, Json>) -> Option<Unknown> {
+    let Some(Json::String(reason)) = m.get("$unknown") else {
+        return None;
+    };
+    let not_null = match (m.len(), m.get("not_null")) {
+        (1, _) => false,
+        (2, Some(Json::Bool(b))) => *b,
+        _ => return None,
+    };
+    Some(Unknown {
+        reason: reason.as_str().into(),
+        not_null,
+    })
 }
 
 /// A JSON object's entries as a model object, keys interned.
@@ -116,6 +137,28 @@ mod tests {
             account: None,
             properties,
         }
+    }
+
+    #[test]
+    fn unknown_markers_become_unknown_values() {
+        let mut names = Interner::new();
+        let v = value_from_json(
+            &json!([{"$unknown": "computed"}, {"$unknown": "an id", "not_null": true},
+                    {"$unknown": "x", "other": 1}, {"$unknown": 3}]),
+            &mut names,
+        );
+        let Value::List(items) = v else {
+            panic!("{v:?}")
+        };
+        match (&items[0], &items[1]) {
+            (Value::Unknown(a), Value::Unknown(b)) => {
+                assert_eq!((&*a.reason, a.not_null), ("computed", false));
+                assert_eq!((&*b.reason, b.not_null), ("an id", true));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(items[2], Value::Object(_)));
+        assert!(matches!(items[3], Value::Object(_)));
     }
 
     #[test]

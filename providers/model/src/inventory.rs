@@ -37,19 +37,54 @@ pub struct CollectionError {
     pub message: String,
 }
 
+/// What a reference whose target is not in the inventory stands for (the header's
+/// `"dangling"`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Dangling {
+    /// A missing resource: its members are all null, and the run warns once per
+    /// reference. Live accounts and saved inventories: what is not collected does not
+    /// exist.
+    #[default]
+    Null,
+    /// A resource outside what the inventory describes (Terraform code refers to things
+    /// it does not manage): its members are all unknown (`"dangling": "unknown"`).
+    Unknown,
+}
+
+impl Dangling {
+    /// The header's word: `null`, `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dangling::Null => "null",
+            Dangling::Unknown => "unknown",
+        }
+    }
+
+    /// The mode of a header word.
+    pub fn parse(word: &str) -> Option<Dangling> {
+        match word {
+            "null" => Some(Dangling::Null),
+            "unknown" => Some(Dangling::Unknown),
+            _ => None,
+        }
+    }
+}
+
 /// A finished inventory: references resolved, index built.
 #[derive(Debug, Clone, Default)]
 pub struct Inventory {
     /// The provider that wrote it (`"aws"`), when known: its schemas then apply.
     pub provider: Option<String>,
     pub collected_at: Option<String>,
+    /// What a dangling reference stands for (the header's `"dangling"`).
+    pub dangling: Dangling,
     pub resources: Vec<Resource>,
     pub errors: Vec<CollectionError>,
     pub interner: Interner,
     /// The resources of each type, by id and in load order.
     by_type: TextMap<crate::value::Text, TypeIndex>,
     /// `"<type>/<id>"` of every reference whose target is missing, once each, sorted.
-    dangling: Vec<String>,
+    dangling_refs: Vec<String>,
 }
 
 /// The resources of one type.
@@ -98,6 +133,11 @@ impl InventoryBuilder {
 
     pub fn set_collected_at(&mut self, at: Option<String>) {
         self.inv.collected_at = at;
+    }
+
+    /// What the inventory's dangling references stand for.
+    pub fn set_dangling(&mut self, dangling: Dangling) {
+        self.inv.dangling = dangling;
     }
 
     /// Adds a resource; a second one with the same type and id is refused.
@@ -239,7 +279,7 @@ impl InventoryBuilder {
             })
         };
         self.inv.by_type = by_type;
-        self.inv.dangling = dangling.into_iter().collect();
+        self.inv.dangling_refs = dangling.into_iter().collect();
         self.inv
     }
 }
@@ -376,7 +416,7 @@ impl Inventory {
 
     /// Every dangling reference (`"<type>/<id>"`), once each, sorted.
     pub fn dangling_refs(&self) -> &[String] {
-        &self.dangling
+        &self.dangling_refs
     }
 
     /// The symbol of a property name, if any property in the inventory is named so.

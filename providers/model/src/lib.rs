@@ -21,9 +21,10 @@ mod value;
 
 pub use intern::{Interner, Sym};
 pub use inventory::{
-    CollectionError, DuplicateResource, Inventory, InventoryBuilder, Resource, ResourceIdx, Source,
+    CollectionError, Dangling, DuplicateResource, Inventory, InventoryBuilder, Resource,
+    ResourceIdx, Source,
 };
-pub use json::{InventoryWriter, LoadError, LoadErrorKind};
+pub use json::{InventoryHeader, InventoryWriter, LoadError, LoadErrorKind};
 pub use plan::CollectionPlan;
 pub use projection::Projection;
 pub use provider::{merge, LoadRequest, MergeError, Options, Part, Provider, ProviderError};

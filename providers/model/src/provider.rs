@@ -11,7 +11,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::intern::Interner;
-use crate::inventory::{Inventory, InventoryBuilder, Resource};
+use crate::inventory::{Dangling, Inventory, InventoryBuilder, Resource};
 use crate::plan::CollectionPlan;
 use crate::projection::Projection;
 use crate::schema::SchemaSet;
@@ -157,7 +157,10 @@ impl std::error::Error for MergeError {}
 /// Resources keep their order (source by source), references are resolved again across
 /// the whole (a Terraform resource may name one a live account holds), errors are kept,
 /// the provider is the parts' common one (none when they differ) and `collected_at` the
-/// earliest (the oldest view decides what "now" the data describes).
+/// earliest (the oldest view decides what "now" the data describes). When one part's
+/// dangling references stand for resources outside it ([`Dangling::Unknown`], Terraform),
+/// so do the whole's: a reference no part holds may be to something none describes, and
+/// unknown is the verdict that claims nothing.
 pub fn merge(mut parts: Vec<Part>) -> Result<Inventory, MergeError> {
     if parts.len() == 1 {
         if let Some(part) = parts.pop() {
@@ -173,6 +176,16 @@ pub fn merge(mut parts: Vec<Part>) -> Result<Inventory, MergeError> {
         None
     };
     builder.set_provider(provider);
+    builder.set_dangling(
+        if parts
+            .iter()
+            .any(|p| p.inventory.dangling == Dangling::Unknown)
+        {
+            Dangling::Unknown
+        } else {
+            Dangling::Null
+        },
+    );
     builder.set_collected_at(earliest(
         parts
             .iter()
@@ -349,6 +362,28 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(merged.dangling_refs(), ["t:c:z/9"]);
+    }
+
+    #[test]
+    fn one_part_with_unknown_dangling_targets_makes_the_whole_so() {
+        let mut unknown = inventory(&[("t:a:x", "1", Some("t:c:z/9"))]);
+        unknown.dangling = Dangling::Unknown;
+        let part = |label: &str, inventory| Part {
+            label: label.into(),
+            inventory,
+        };
+        let merged = merge(vec![
+            part("a", inventory(&[("t:b:y", "2", None)])),
+            part("terraform", unknown),
+        ])
+        .unwrap();
+        assert_eq!(merged.dangling, Dangling::Unknown);
+        let merged = merge(vec![
+            part("a", inventory(&[("t:b:y", "2", None)])),
+            part("b", inventory(&[("t:a:x", "1", None)])),
+        ])
+        .unwrap();
+        assert_eq!(merged.dangling, Dangling::Null);
     }
 
     #[test]

@@ -6,7 +6,9 @@ use super::error::{quoted_excerpt, LoadErrorKind, PResult, ParseError};
 use super::reader::{found_kind, Reader};
 use super::writer::quoted;
 use crate::intern::Interner;
-use crate::inventory::{CollectionError, DuplicateResource, InventoryBuilder, Resource, Source};
+use crate::inventory::{
+    CollectionError, Dangling, DuplicateResource, InventoryBuilder, Resource, Source,
+};
 use crate::projection::Projection;
 use crate::value::{Object, Value};
 
@@ -18,6 +20,8 @@ pub(crate) const FORMAT_VERSION: &str = "1";
 pub(crate) struct Document {
     pub provider: Option<String>,
     pub collected_at: Option<String>,
+    /// The header's `"dangling"`, when given.
+    pub dangling: Option<Dangling>,
     pub resources: Vec<Resource>,
     /// The byte offset each resource starts at, for duplicate errors.
     pub offsets: Vec<usize>,
@@ -40,6 +44,7 @@ impl Document {
         *builder.interner() = self.interner;
         builder.set_provider(self.provider);
         builder.set_collected_at(self.collected_at);
+        builder.set_dangling(self.dangling.unwrap_or_default());
         builder.reserve(self.resources.len());
         builder.note_ref_keys(&self.ref_keys);
         builder.note_dropped_refs(self.dropped_refs);
@@ -104,6 +109,23 @@ pub(crate) fn parse(
                 }
             }
             set_once(r, &mut doc.collected_at, v.map(String::from), key, key_pos)
+        }
+        "dangling" => {
+            let at = r.pos;
+            let v = optional_string(r, key)?;
+            let mode = match v.as_deref() {
+                None => None,
+                Some(word) => Some(Dangling::parse(word).ok_or_else(|| {
+                    r.format(
+                        at,
+                        format!(
+                            "expected \"dangling\" to be \"null\" (a missing target's members are null) or \"unknown\" (they are unknown), found {}",
+                            quoted_excerpt(word)
+                        ),
+                    )
+                })?),
+            };
+            set_once(r, &mut doc.dangling, mode, key, key_pos)
         }
         "resources" => {
             once(r, &mut resources_seen, key, key_pos)?;

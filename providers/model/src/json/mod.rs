@@ -16,7 +16,7 @@ use std::io::Write as _;
 use std::path::Path;
 
 pub use error::{LoadError, LoadErrorKind};
-pub use writer::InventoryWriter;
+pub use writer::{InventoryHeader, InventoryWriter};
 
 use crate::intern::Interner;
 use crate::inventory::{Inventory, InventoryBuilder};
@@ -83,7 +83,7 @@ impl Inventory {
         let size = metadata.and_then(|m| usize::try_from(m.len()).ok());
         let read = segments::read_file(&mut file, size, threads, segments::BLOCK, projection);
         match read.map_err(io_error)? {
-            FileRead::Loaded(inventory) => Ok(inventory),
+            FileRead::Loaded(inventory) => Ok(*inventory),
             FileRead::Whole(bytes) => Self::from_slice_from(&bytes, &name, threads, projection),
             FileRead::Serial => {
                 drop(file);
@@ -173,8 +173,14 @@ impl Inventory {
     pub fn write_json<W: std::io::Write>(&self, out: W) -> std::io::Result<W> {
         let mut order: Vec<&crate::Resource> = self.resources.iter().collect();
         order.sort_by(|a, b| (&a.type_name, &a.id).cmp(&(&b.type_name, &b.id)));
-        let mut writer =
-            InventoryWriter::new(out, self.provider.as_deref(), self.collected_at.as_deref())?;
+        let mut writer = InventoryWriter::with_header(
+            out,
+            writer::InventoryHeader {
+                provider: self.provider.as_deref(),
+                collected_at: self.collected_at.as_deref(),
+                dangling: self.dangling,
+            },
+        )?;
         for resource in order {
             writer.resource(resource, &self.interner)?;
         }

@@ -57,7 +57,7 @@ const ELEMENT_DEPTH: usize = 2;
 
 /// What reading a file in segments gave.
 pub(crate) enum FileRead {
-    Loaded(Inventory),
+    Loaded(Box<Inventory>),
     /// The whole file, which is small or cannot be cut (compact JSON): read it serially.
     Whole(Vec<u8>),
     /// The file is malformed or was cut wrongly: read it serially for the exact result.
@@ -123,7 +123,7 @@ pub(crate) fn read_file(
         Ok(Some(skeleton))
     })?;
     Ok(match read {
-        Some(inventory) => FileRead::Loaded(inventory),
+        Some(inventory) => FileRead::Loaded(Box::new(inventory)),
         None => FileRead::Serial,
     })
 }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use crate::intern::Interner;
-use crate::inventory::{CollectionError, Resource};
+use crate::inventory::{CollectionError, Dangling, Resource};
 use crate::value::{Object, Value};
 
 /// Flush the text buffer to the output once it holds this many bytes.
@@ -22,11 +22,42 @@ pub struct InventoryWriter<W: Write> {
     resources: usize,
 }
 
+/// The top-level fields written before `resources`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InventoryHeader<'a> {
+    pub provider: Option<&'a str>,
+    pub collected_at: Option<&'a str>,
+    /// Written only when not the default (`"dangling": "unknown"`).
+    pub dangling: Dangling,
+}
+
 impl<W: Write> InventoryWriter<W> {
     /// Starts a document (up to the opening `[` of `resources`).
     pub fn new(out: W, provider: Option<&str>, collected_at: Option<&str>) -> io::Result<Self> {
+        Self::with_header(
+            out,
+            InventoryHeader {
+                provider,
+                collected_at,
+                dangling: Dangling::default(),
+            },
+        )
+    }
+
+    /// Starts a document with every header field of `header`.
+    pub fn with_header(out: W, header: InventoryHeader<'_>) -> io::Result<Self> {
+        let InventoryHeader {
+            provider,
+            collected_at,
+            dangling,
+        } = header;
+        let dangling = (dangling != Dangling::default()).then(|| dangling.as_str());
         let mut buf = String::from("{\n  \"cloudspec_inventory\": 1,\n");
-        for (key, value) in [("provider", provider), ("collected_at", collected_at)] {
+        for (key, value) in [
+            ("provider", provider),
+            ("collected_at", collected_at),
+            ("dangling", dangling),
+        ] {
             if let Some(value) = value {
                 let _ = write!(buf, "  \"{key}\": ");
                 push_str(&mut buf, value);

@@ -34,6 +34,7 @@ pub fn canonical(inv: &Inventory) -> serde_json::Value {
     json!({
         "provider": inv.provider,
         "collected_at": inv.collected_at,
+        "dangling": inv.dangling.as_str(),
         "resources": resources,
         "errors": errors,
         "dangling": inv.dangling_refs(),

@@ -1,0 +1,2 @@
+environment = "production"
+region      = "eu-west-1"
