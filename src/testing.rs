@@ -121,6 +121,9 @@ pub enum InventorySource {
     /// An inventory document written in the test file (`cloudspec_inventory` may be left
     /// out). See [`inline_inventory_json`].
     Inline(serde_json::Value),
+    /// A Terraform root module (a directory relative to the test file), loaded as
+    /// `cloudspec run --terraform` loads it (`terraform:` in the case).
+    Terraform(String),
 }
 
 /// What a case expects of one rule.
@@ -199,7 +202,10 @@ struct RawCase {
     name: String,
     #[serde(default)]
     now: Option<String>,
+    #[serde(default)]
     inventory: serde_json::Value,
+    #[serde(default)]
+    terraform: Option<String>,
     expect: BTreeMap<String, serde_json::Value>,
 }
 
@@ -327,9 +333,40 @@ fn parse_case(
         },
         None => None,
     };
-    let inventory = match raw.inventory {
-        serde_json::Value::String(path) if !path.is_empty() => InventorySource::Path(path),
-        value @ serde_json::Value::Object(_) => InventorySource::Inline(value),
+    let inventory = match (raw.inventory, raw.terraform) {
+        (serde_json::Value::Null, Some(dir)) if !dir.is_empty() => InventorySource::Terraform(dir),
+        (serde_json::Value::Null, Some(_)) => {
+            errors.push(TestFileError::at(
+                pos,
+                format!(
+                    "case \"{}\": `terraform` must name a root module's directory",
+                    raw.name
+                ),
+            ));
+            InventorySource::Inline(serde_json::Value::Null)
+        }
+        (_, Some(_)) => {
+            errors.push(TestFileError::at(
+                pos,
+                format!(
+                    "case \"{}\": give either `inventory` or `terraform`, not both",
+                    raw.name
+                ),
+            ));
+            InventorySource::Inline(serde_json::Value::Null)
+        }
+        (serde_json::Value::String(path), None) if !path.is_empty() => InventorySource::Path(path),
+        (value @ serde_json::Value::Object(_), None) => InventorySource::Inline(value),
+        (serde_json::Value::Null, None) => {
+            errors.push(TestFileError::at(
+                pos,
+                format!(
+                    "case \"{}\": an `inventory` (a file path or an inventory document) or a `terraform` directory is required",
+                    raw.name
+                ),
+            ));
+            InventorySource::Inline(serde_json::Value::Null)
+        }
         _ => {
             errors.push(TestFileError::at(
                 pos,
@@ -363,7 +400,9 @@ fn parse_case(
     }
     if errors.is_empty() {
         let inventory_position = match &inventory {
-            InventorySource::Path(path) => locate(source, path, cursor),
+            InventorySource::Path(path) | InventorySource::Terraform(path) => {
+                locate(source, path, cursor)
+            }
             InventorySource::Inline(_) => None,
         };
         Ok(Case {

@@ -209,3 +209,21 @@ fn terraform_options(args: &RunArgs) -> Options {
     );
     options
 }
+
+/// A Terraform root module loaded as `run --terraform DIR` loads it, for a `terraform:`
+/// case of `cloudspec test`: no variables from the command line or the environment (a test
+/// gives the same verdicts on every machine), warnings not printed.
+pub(crate) fn load_terraform(
+    dir: &std::path::Path,
+) -> Result<cloudspec_model::Inventory, cloudspec_model::ProviderError> {
+    let options = Options {
+        paths: vec![dir.to_path_buf()],
+        quiet: true,
+        ..Options::default()
+    };
+    cloudspec_terraform::provider::TerraformSource.load(&cloudspec_model::LoadRequest {
+        plan: &cloudspec_model::CollectionPlan::new(),
+        keep: None,
+        options: &options,
+    })
+}

@@ -411,7 +411,7 @@ fn load_inventories(
     for case in &test.cases {
         let loaded = match &case.inventory {
             InventorySource::Path(p) => match super::files::resolve_inside(root, path, p) {
-                Ok(resolved) => Inventory::load(&resolved),
+                Ok(resolved) => Inventory::load(&resolved).map_err(|e| e.to_string()),
                 Err(message) => {
                     let at = case
                         .inventory_position
@@ -424,18 +424,33 @@ fn load_inventories(
                     continue;
                 }
             },
+            InventorySource::Terraform(p) => match super::files::resolve_inside(root, path, p) {
+                Ok(dir) => super::sources::load_terraform(&dir).map_err(|e| e.to_string()),
+                Err(message) => {
+                    let at = case
+                        .inventory_position
+                        .map_or(format!(":{}", case.line), |(l, c)| format!(":{l}:{c}"));
+                    usage(&format!(
+                        "{file}{at}: case \"{}\": terraform: {message}",
+                        cloudspec_model::input::escape_control(&case.name)
+                    ));
+                    ok = false;
+                    continue;
+                }
+            },
             InventorySource::Inline(value) => Inventory::from_slice(
                 &testing::inline_inventory_json(value),
                 &format!(
                     "{file}:{} (inline inventory of case \"{}\")",
                     case.line, case.name
                 ),
-            ),
+            )
+            .map_err(|e| e.to_string()),
         };
         match loaded {
             Ok(inv) => out.push(inv),
             Err(e) => {
-                super::fail(&e.to_string());
+                super::fail(&e);
                 ok = false;
             }
         }
