@@ -545,13 +545,6 @@ impl Loader {
                 let node = match self.expr(&c, "default") {
                     Some(default) => {
                         self.probes.push((default.clone(), scope));
-                        if c.attributes.contains_key("computed") {
-                            self.diags.push(error(
-                                "Conflicting arguments",
-                                "An attribute has a provider default (default = ...) or is decided by AWS when unset (computed = true), not both.",
-                                default.range(),
-                            ));
-                        }
                         Node::OrElse {
                             nested: Box::new(node),
                             default,

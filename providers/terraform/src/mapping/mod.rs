@@ -29,8 +29,20 @@ use values::{for_expression, functions, marker, Marker};
 
 use crate::{identity, Failure, Instance, MappedResource};
 
+macro_rules! shipped {
+    ($tf_type:literal) => {
+        (
+            $tf_type,
+            include_str!(concat!("../../mappings/", $tf_type, ".hcl")),
+        )
+    };
+}
+
 /// The mapping files shipped with cloudspec: `(Terraform type, text)`.
-const SHIPPED: &[(&str, &str)] = &[];
+const SHIPPED: &[(&str, &str)] = &[
+    shipped!("aws_subnet"),
+    shipped!("aws_vpc"),
+];
 
 /// Every mapping known to a run, by Terraform type.
 #[derive(Clone, Debug, Default)]
