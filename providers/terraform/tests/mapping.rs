@@ -49,13 +49,17 @@ fn without_positions(mut v: Json) -> Json {
     if let Some(warnings) = v["warnings"].as_array_mut() {
         for w in warnings {
             if let Some(s) = w.as_str() {
-                let rest = s.split_once(": ").map_or(s, |(head, rest)| {
-                    if head.contains(".tf") {
-                        rest
-                    } else {
-                        s
-                    }
-                });
+                let rest =
+                    s.split_once(": ").map_or(
+                        s,
+                        |(head, rest)| {
+                            if head.contains(".tf") {
+                                rest
+                            } else {
+                                s
+                            }
+                        },
+                    );
                 *w = Json::String(rest.to_string());
             }
         }
@@ -126,8 +130,7 @@ fn conform(v: &Json, ty: &MemberType, at: &str, problems: &mut Vec<String>) {
     }
     if let Some(o) = v.as_object() {
         if o.contains_key("$unknown") {
-            if !o.keys().all(|k| k == "$unknown" || k == "not_null") || !o["$unknown"].is_string()
-            {
+            if !o.keys().all(|k| k == "$unknown" || k == "not_null") || !o["$unknown"].is_string() {
                 problems.push(format!("{at}: malformed unknown {v}"));
             }
             return;
@@ -206,7 +209,9 @@ fn every_shipped_mapping_classifies_every_member_of_its_type() {
             problems.push(format!("{file}: {extra} is not a member of {target}"));
         }
         for missing in want.difference(&have) {
-            problems.push(format!("{file}: {target} member {missing} is not classified"));
+            problems.push(format!(
+                "{file}: {target} member {missing} is not classified"
+            ));
         }
     };
     let mut count = 0;
@@ -255,7 +260,12 @@ macro_rules! cases {
     };
 }
 
-cases!(vpc_subnets);
+cases!(
+    flow_logs,
+    security_group_inline,
+    security_group_rules,
+    vpc_subnets
+);
 
 #[test]
 fn every_case_folder_is_a_test() {

@@ -540,7 +540,7 @@ impl Loader {
                 let ty = self.type_arg(&c, "type");
                 let node = Node::Attr {
                     name: name.clone(),
-                    ty,
+                    ty: ty.clone(),
                 };
                 let node = match self.expr(&c, "default") {
                     Some(default) => {
@@ -548,6 +548,7 @@ impl Loader {
                         Node::OrElse {
                             nested: Box::new(node),
                             default,
+                            ty,
                         }
                     }
                     None => node,

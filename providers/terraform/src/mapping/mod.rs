@@ -40,8 +40,29 @@ macro_rules! shipped {
 
 /// The mapping files shipped with cloudspec: `(Terraform type, text)`.
 const SHIPPED: &[(&str, &str)] = &[
+    shipped!("aws_default_network_acl"),
+    shipped!("aws_default_security_group"),
+    shipped!("aws_default_vpc"),
+    shipped!("aws_ebs_encryption_by_default"),
+    shipped!("aws_ebs_volume"),
+    shipped!("aws_flow_log"),
+    shipped!("aws_instance"),
+    shipped!("aws_network_acl"),
+    shipped!("aws_network_acl_association"),
+    shipped!("aws_network_acl_rule"),
+    shipped!("aws_s3_bucket"),
+    shipped!("aws_s3_bucket_logging"),
+    shipped!("aws_s3_bucket_policy"),
+    shipped!("aws_s3_bucket_public_access_block"),
+    shipped!("aws_s3_bucket_server_side_encryption_configuration"),
+    shipped!("aws_s3_bucket_versioning"),
+    shipped!("aws_security_group"),
+    shipped!("aws_security_group_rule"),
     shipped!("aws_subnet"),
+    shipped!("aws_volume_attachment"),
     shipped!("aws_vpc"),
+    shipped!("aws_vpc_security_group_egress_rule"),
+    shipped!("aws_vpc_security_group_ingress_rule"),
 ];
 
 /// Every mapping known to a run, by Terraform type.
@@ -583,7 +604,7 @@ impl<'m> Run<'m> {
             let Some(m) = w.mapping else { continue };
             for r in &m.reverse {
                 let mut sources: BTreeSet<&str> = BTreeSet::new();
-                let mut unknown = false;
+                let mut unknown: Option<&str> = None;
                 for s in self.resources.iter().filter(|s| s.type_name == r.from) {
                     match ids_at(&Value::Object(s.props.clone()), &r.via) {
                         Some(ids) => {
@@ -591,15 +612,14 @@ impl<'m> Run<'m> {
                                 sources.insert(&s.id);
                             }
                         }
-                        None => unknown = true,
+                        None => unknown = unknown.or(Some(&s.id)),
                     }
                 }
-                let v = if unknown {
+                let v = if let Some(source) = unknown {
                     values::unknown(
                         &format!(
-                            "the {} of a {} is not known before apply",
-                            r.via.join("."),
-                            r.from
+                            "the {} of {source} is not known before apply",
+                            r.via.join(".")
                         ),
                         true,
                     )

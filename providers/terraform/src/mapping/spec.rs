@@ -87,8 +87,13 @@ pub(crate) enum Node {
         reason: String,
         not_null: bool,
     },
-    /// The nested spec's value, or `default` (an expression) when it is null.
-    OrElse { nested: Box<Node>, default: Expr },
+    /// The nested spec's value, or `default` (an expression, converted to `ty`) when it
+    /// is null.
+    OrElse {
+        nested: Box<Node>,
+        default: Expr,
+        ty: Type,
+    },
 }
 
 /// Where a spec reads: a body (in the configuration's scope), a value (an element of an
@@ -251,13 +256,20 @@ impl<'a> Decoder<'a> {
                     v
                 }
             }
-            Node::OrElse { nested, default } => {
+            Node::OrElse {
+                nested,
+                default,
+                ty,
+            } => {
                 let v = self.decode(nested, src);
-                if v.is_null() {
-                    self.eval(default, self.mapping)
-                } else {
-                    v
+                if !v.is_null() {
+                    return v;
                 }
+                let d = self.eval(default, self.mapping);
+                if *ty == Type::Dynamic || d.is_null() {
+                    return d;
+                }
+                convert(&d, ty).unwrap_or(d)
             }
         }
     }

@@ -239,6 +239,19 @@ pub(crate) fn is_known_scalar(v: &Value) -> bool {
     }
 }
 
+/// True when `v` holds nothing unknown: no HCL unknown, no marker or identity.
+fn wholly_known(v: &Value) -> bool {
+    match v {
+        Value::Unknown(_) => false,
+        Value::String(s) => !contains_marker(s),
+        Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
+            items.iter().all(wholly_known)
+        }
+        Value::Map(_, items) | Value::Object(items) => items.values().all(wholly_known),
+        _ => true,
+    }
+}
+
 /// Terraform's quoting of an instance key in an address (`["/dev/sdf"]`): HCL's quoted
 /// string syntax, template sequences escaped.
 pub(crate) fn address_key(key: &str) -> String {
@@ -265,7 +278,9 @@ pub(crate) fn address_key(key: &str) -> String {
 }
 
 /// The functions a mapping's expressions may call: Terraform's standard library plus
-/// `ref`, `id`, `owner` and `unknown`.
+/// `ref`, `id`, `owner`, `known`, `unknown` and `choose` (a conditional whose two
+/// results keep their own types: `choose(c, 5, unknown("..."))` is 5 when `c` is true, not
+/// the string "5" HCL's `c ? 5 : unknown(...)` gives).
 pub(crate) fn functions() -> Arc<FunctionTable> {
     static TABLE: OnceLock<Arc<FunctionTable>> = OnceLock::new();
     TABLE
@@ -298,6 +313,25 @@ pub(crate) fn functions() -> Arc<FunctionTable> {
                 Type::String,
                 |args| Ok(args.first().map(owner).unwrap_or(Value::Null(Type::String))),
             ));
+            t.add(Function::new(
+                "choose",
+                vec![
+                    Param::new("condition", Type::Bool),
+                    any("if_true"),
+                    any("if_false"),
+                ],
+                Type::Dynamic,
+                |args| match args {
+                    [Value::Bool(c), a, b] => Ok(if *c { a.clone() } else { b.clone() }),
+                    _ => Err(FuncError::new("choose(condition, if_true, if_false)")),
+                },
+            ));
+            t.add(Function::new(
+                "known",
+                vec![any("value")],
+                Type::Bool,
+                |args| Ok(Value::Bool(args.first().is_some_and(wholly_known))),
+            ));
             t.add(
                 Function::new(
                     "unknown",
@@ -326,7 +360,7 @@ pub(crate) fn regroup(list: &Value, by: &[String], concat: &[String]) -> Value {
         other => return other.clone(),
     };
     let mut out: Vec<BTreeMap<String, Value>> = Vec::new();
-    let mut keys: Vec<Option<Vec<Value>>> = Vec::new();
+    let mut keys: Vec<Option<Vec<Json>>> = Vec::new();
     for item in items {
         let Value::Object(fields) = item else {
             return list.clone();
@@ -335,7 +369,11 @@ pub(crate) fn regroup(list: &Value, by: &[String], concat: &[String]) -> Value {
             .iter()
             .map(|k| fields.get(k).cloned().unwrap_or(Value::Null(Type::Dynamic)))
             .collect();
-        let key = key.iter().all(is_known_scalar).then_some(key);
+        // Compared as the inventory writes them: nulls of any type are equal.
+        let key = key
+            .iter()
+            .all(is_known_scalar)
+            .then(|| key.iter().map(to_json).collect::<Vec<_>>());
         let found = key
             .as_ref()
             .and_then(|k| keys.iter().position(|other| other.as_ref() == Some(k)));

@@ -141,7 +141,10 @@ pub fn instances(dir: &Path, file: &str) -> Vec<Instance> {
                 ),
                 Some(_) => Value::dynamic(),
             };
-            objects.entry(ty.clone()).or_default().insert(name.clone(), value);
+            objects
+                .entry(ty.clone())
+                .or_default()
+                .insert(name.clone(), value);
         }
         for (ty, by_name) in objects {
             scope.insert(ty, Value::Object(by_name.into_iter().collect()));
