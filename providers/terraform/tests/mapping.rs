@@ -262,9 +262,11 @@ macro_rules! cases {
 
 cases!(
     flow_logs,
+    instance_volumes,
+    network_acls,
     security_group_inline,
     security_group_rules,
-    vpc_subnets
+    vpc_subnets,
 );
 
 #[test]
