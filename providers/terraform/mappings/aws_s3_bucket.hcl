@@ -119,7 +119,7 @@ object {
     attr {
       type = string
     }
-    result = nested == null || nested == "" ? null : (known(nested) ? jsondecode(nested) : nested)
+    result = nested == null || nested == "" ? null : document(nested)
   }
   default "acl" {
     transform {

@@ -10,7 +10,7 @@ object {
     attr {
       type = string
     }
-    result = known(nested) ? jsondecode(nested) : nested
+    result = document(nested)
   }
 }
 

@@ -264,6 +264,8 @@ cases!(
     flow_logs,
     instance_volumes,
     network_acls,
+    s3_creation_defaults,
+    s3_split_resources,
     security_group_inline,
     security_group_rules,
     vpc_subnets,

@@ -57,7 +57,60 @@ pub(crate) fn marker(s: &str) -> Option<Marker<'_>> {
             not_null: flag == "1",
         });
     }
-    identity::parse(s).map(|(address, attr)| Marker::Identity { address, attr })
+    identity::parse(s)
+        .filter(|(address, _)| is_address(address))
+        .map(|(address, attr)| Marker::Identity { address, attr })
+}
+
+/// True when `s` is a whole resource instance address (`aws_subnet.a["x"]`,
+/// `module.net[0].aws_vpc.this`). An identity has no end marker, so an interpolation that
+/// starts with one (`"${aws_s3_bucket.b.arn}/*"`) is told apart from it by what follows.
+fn is_address(s: &str) -> bool {
+    let mut chars = s.chars().peekable();
+    loop {
+        // A name.
+        match chars.next() {
+            Some(c) if c.is_ascii_alphabetic() || c == '_' => {}
+            _ => return false,
+        }
+        while chars
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        {
+            chars.next();
+        }
+        // An optional key: a number, `*`, or a quoted string.
+        if chars.peek() == Some(&'[') {
+            chars.next();
+            match chars.next() {
+                Some('"') => loop {
+                    match chars.next() {
+                        Some('\\') => {
+                            chars.next();
+                        }
+                        Some('"') => break,
+                        Some(_) => {}
+                        None => return false,
+                    }
+                },
+                Some('*') => {}
+                Some(c) if c.is_ascii_digit() => {
+                    while chars.peek().is_some_and(char::is_ascii_digit) {
+                        chars.next();
+                    }
+                }
+                _ => return false,
+            }
+            if chars.next() != Some(']') {
+                return false;
+            }
+        }
+        match chars.next() {
+            None => return true,
+            Some('.') => {}
+            Some(_) => return false,
+        }
+    }
 }
 
 /// True when `s` holds a marker or an identity anywhere (an interpolation of one).
@@ -239,6 +292,18 @@ pub(crate) fn is_known_scalar(v: &Value) -> bool {
     }
 }
 
+/// A JSON document (a policy) parsed as Terraform's `jsondecode` does, keys as written;
+/// text that is not JSON stays a string (as the live collector keeps it), an identity or an
+/// unknown stays as it is.
+fn document(v: &Value) -> Value {
+    match v {
+        Value::String(s) if marker(s).is_none() => {
+            cloudspec_hcl::json::decode_go(s).unwrap_or_else(|_| v.clone())
+        }
+        other => other.clone(),
+    }
+}
+
 /// True when `v` holds nothing unknown: no HCL unknown, no marker or identity.
 fn wholly_known(v: &Value) -> bool {
     match v {
@@ -278,7 +343,7 @@ pub(crate) fn address_key(key: &str) -> String {
 }
 
 /// The functions a mapping's expressions may call: Terraform's standard library plus
-/// `ref`, `id`, `owner`, `known`, `unknown` and `choose` (a conditional whose two
+/// `ref`, `id`, `owner`, `document`, `known`, `unknown` and `choose` (a conditional whose two
 /// results keep their own types: `choose(c, 5, unknown("..."))` is 5 when `c` is true, not
 /// the string "5" HCL's `c ? 5 : unknown(...)` gives).
 pub(crate) fn functions() -> Arc<FunctionTable> {
@@ -324,6 +389,17 @@ pub(crate) fn functions() -> Arc<FunctionTable> {
                 |args| match args {
                     [Value::Bool(c), a, b] => Ok(if *c { a.clone() } else { b.clone() }),
                     _ => Err(FuncError::new("choose(condition, if_true, if_false)")),
+                },
+            ));
+            t.add(Function::new(
+                "document",
+                vec![any("text")],
+                Type::Dynamic,
+                |args| {
+                    Ok(args
+                        .first()
+                        .map(document)
+                        .unwrap_or(Value::Null(Type::Dynamic)))
                 },
             ));
             t.add(Function::new(
@@ -434,6 +510,27 @@ mod tests {
             to_json(&interpolated),
             json!({"$unknown": "interpolates values known after apply", "not_null": true})
         );
+    }
+
+    #[test]
+    fn an_interpolation_that_starts_with_an_identity_is_not_one() {
+        let arn = identity::identity("aws_s3_bucket.b", "arn");
+        assert!(matches!(marker(&format!("{arn}/*")), None));
+        assert_eq!(
+            to_json(&Value::String(format!("{arn}/*"))),
+            json!({"$unknown": "interpolates values known after apply", "not_null": true})
+        );
+        for address in [
+            "a.b",
+            "module.net[0].aws_vpc.this",
+            "aws_subnet.a[\"x.y\"]",
+            "a.b[*]",
+        ] {
+            assert!(is_address(address), "{address}");
+        }
+        for not in ["a.b/*", "a.b[\"x\"", "1a.b", "a.b."] {
+            assert!(!is_address(not), "{not}");
+        }
     }
 
     #[test]
