@@ -264,10 +264,12 @@ cases!(
     flow_logs,
     instance_volumes,
     network_acls,
+    region_and_unknowns,
     s3_creation_defaults,
     s3_split_resources,
     security_group_inline,
     security_group_rules,
+    user_mapping,
     vpc_subnets,
 );
 

@@ -283,8 +283,9 @@ fn scope(m: &Mapping, this: &Value, parent: Option<&Value>) -> EvalContext {
 }
 
 fn unknown_expansion(address: &str) -> Value {
+    let resource = address.strip_suffix("[*]").unwrap_or(address);
     values::unknown(
-        &format!("the count or for_each of {address} is not known before apply"),
+        &format!("the count or for_each of {resource} is not known before apply"),
         false,
     )
 }
@@ -478,7 +479,11 @@ impl<'m> Run<'m> {
     }
 
     /// The resource a contribution goes to, or why it has none.
-    fn resolve(&self, p: &Pending, index: &HashMap<(&str, &str), usize>) -> Result<usize, String> {
+    fn resolve(
+        &self,
+        p: &Pending,
+        index: &HashMap<(String, String), usize>,
+    ) -> Result<usize, String> {
         let to = p.to.as_str();
         let s = match &p.target {
             Value::String(s) => s.as_str(),
@@ -486,7 +491,7 @@ impl<'m> Run<'m> {
         };
         match marker(s) {
             Some(Marker::Identity { address, .. }) => index
-                .get(&(to, address))
+                .get(&(to.to_string(), address.to_string()))
                 .copied()
                 .ok_or_else(|| format!("{address} is not a {to} of the configuration")),
             Some(_) => Err(format!("its {to} is not known before apply")),
@@ -500,7 +505,7 @@ impl<'m> Run<'m> {
                     })
                     .ok_or_else(|| format!("no {to} with {member} {s:?} in the configuration")),
                 None => index
-                    .get(&(to, s))
+                    .get(&(to.to_string(), s.to_string()))
                     .copied()
                     .ok_or_else(|| format!("no {to} {s:?} in the configuration")),
             },
@@ -514,16 +519,15 @@ impl<'m> Run<'m> {
             .into_iter()
             .chain(std::mem::take(&mut self.pending))
             .collect();
+        // Contributions change properties, never which resources there are.
+        let index: HashMap<(String, String), usize> = self
+            .resources
+            .iter()
+            .enumerate()
+            .map(|(i, w)| ((w.type_name.clone(), w.id.clone()), i))
+            .collect();
         for p in pending {
-            let index: HashMap<(&str, &str), usize> = self
-                .resources
-                .iter()
-                .enumerate()
-                .map(|(i, w)| ((w.type_name.as_str(), w.id.as_str()), i))
-                .collect();
-            let found = self.resolve(&p, &index);
-            drop(index);
-            let at = match found {
+            let at = match self.resolve(&p, &index) {
                 Ok(at) => at,
                 Err(why) => {
                     self.warnings.push(format!(
@@ -606,7 +610,14 @@ impl<'m> Run<'m> {
                 let mut sources: BTreeSet<&str> = BTreeSet::new();
                 let mut unknown: Option<&str> = None;
                 for s in self.resources.iter().filter(|s| s.type_name == r.from) {
-                    match ids_at(&Value::Object(s.props.clone()), &r.via) {
+                    let ids = match r.via.split_first() {
+                        Some((first, rest)) => s
+                            .props
+                            .get(first)
+                            .map_or(Some(Vec::new()), |v| ids_at(v, rest)),
+                        None => Some(Vec::new()),
+                    };
+                    match ids {
                         Some(ids) => {
                             if ids.iter().any(|id| id == &w.id) {
                                 sources.insert(&s.id);

@@ -515,7 +515,7 @@ mod tests {
     #[test]
     fn an_interpolation_that_starts_with_an_identity_is_not_one() {
         let arn = identity::identity("aws_s3_bucket.b", "arn");
-        assert!(matches!(marker(&format!("{arn}/*")), None));
+        assert!(marker(&format!("{arn}/*")).is_none());
         assert_eq!(
             to_json(&Value::String(format!("{arn}/*"))),
             json!({"$unknown": "interpolates values known after apply", "not_null": true})
