@@ -288,3 +288,50 @@ fn every_case_folder_is_a_test() {
     listed.sort();
     assert_eq!(folders, listed);
 }
+
+/// `--terraform-mappings DIR`: every file's errors, each at its position in its file.
+#[test]
+fn bad_mapping_files_are_errors_at_their_positions() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write(
+        "aws_thing.hcl",
+        "type = \"aws:ec2:thing\"\nobject {\n  attr \"a\" {\n    typo = string\n  }\n}\n",
+    );
+    write(
+        "aws_other.hcl",
+        "type = [\"aws:ec2:other\"]\nobject {\n  literal \"b\" {\n    value = upper(self.address, 1)\n  }\n}\n",
+    );
+    let mut mappings = Mappings::shipped().unwrap_or_else(|f| panic!("{f}"));
+    let failure = mappings.add_dir(dir.path()).err();
+    let shown = cloudspec_model::input::display_path(dir.path());
+    let text = failure.map(|f| f.to_string().replace(&shown, "DIR"));
+    assert_eq!(
+        text.as_deref(),
+        Some(
+            "DIR/aws_other.hcl:1:8: error: Unsuitable value type; Unsuitable value: string required\n\
+             DIR/aws_other.hcl:4:33: error: Too many function arguments; Function \"upper\" expects only 1 argument(s).\n\
+             DIR/aws_thing.hcl:4:5: error: Unsupported argument; An argument named \"typo\" is not expected here. Did you mean \"type\"?"
+        )
+    );
+}
+
+/// A file of `--terraform-mappings DIR` replaces the shipped mapping of its type.
+#[test]
+fn a_users_mapping_file_replaces_the_shipped_one() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        dir.path().join("aws_vpc.hcl"),
+        "type = \"aws:ec2:vpc\"\nobject {\n  attr \"cidr_block\" {\n    type = string\n  }\n}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut mappings = Mappings::shipped().unwrap_or_else(|f| panic!("{f}"));
+    mappings
+        .add_dir(dir.path())
+        .unwrap_or_else(|f| panic!("{f}"));
+    let vpc = mappings.get("aws_vpc").map(|m| m.members());
+    assert_eq!(vpc, Some(vec!["cidr_block"]));
+    assert_eq!(mappings.target("aws_subnet"), Some("aws:ec2:subnet"));
+}

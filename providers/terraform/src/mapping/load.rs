@@ -266,7 +266,7 @@ impl Loader {
             }
         }
         mapping.properties = self.root_object(&objects, body, false);
-        if mapping.target.is_none() {
+        if mapping.target.is_none() && !content.attributes.contains_key("type") {
             let lone = mapping
                 .groups
                 .first()
