@@ -335,3 +335,22 @@ fn a_users_mapping_file_replaces_the_shipped_one() {
     assert_eq!(vpc, Some(vec!["cidr_block"]));
     assert_eq!(mappings.target("aws_subnet"), Some("aws:ec2:subnet"));
 }
+
+/// The worked example of `docs/terraform.md` ("Mapping a new type") is the `user_mapping`
+/// case's mapping files, word for word.
+#[test]
+fn the_documented_example_is_the_tested_one() {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/terraform.md");
+    let docs = std::fs::read_to_string(docs).unwrap_or_default();
+    for file in [
+        "aws_ebs_snapshot.hcl",
+        "aws_snapshot_create_volume_permission.hcl",
+    ] {
+        let path = cases_dir().join("user_mapping/mappings").join(file);
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            docs.contains(&format!("```hcl\n{text}```")),
+            "docs/terraform.md does not show {file} as tested"
+        );
+    }
+}
