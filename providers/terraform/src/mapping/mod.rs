@@ -251,6 +251,24 @@ struct Run<'m> {
     warnings: Vec<String>,
 }
 
+/// The resource a `derive` block derives from.
+struct Parent<'a, 'm> {
+    index: usize,
+    inst: &'a Instance,
+    mapping: &'m Mapping,
+    src: &'a Src,
+    this: &'a Value,
+}
+
+/// The block a derived resource comes from.
+enum Written<'a> {
+    Block(&'a spec::Item),
+    /// None: an `always` resource.
+    Absent,
+    /// A `dynamic` block over an unknown collection.
+    Unknown,
+}
+
 /// `self` (or `parent`) in a mapping's expressions.
 fn self_value(address: &str, inst: &Instance, declared: bool) -> Value {
     Value::object_from([
@@ -337,18 +355,25 @@ impl<'m> Run<'m> {
             let p = self.contribution(c, inst, &inst.address, inst.line, &ctx, &resource);
             self.pending.extend(p);
         }
+        let parent = Parent {
+            index,
+            inst,
+            mapping: m,
+            src: &src,
+            this: &this,
+        };
         for d in &m.derived {
             let items = match decoder.items(&src, &d.block, 0, false) {
                 Items::Unknown => {
                     let id = format!("{}.{}[*]", inst.address, d.block);
-                    self.derived(index, inst, m, d, &id, None, &src, &this, true);
+                    self.derived(&parent, d, &id, Written::Unknown);
                     continue;
                 }
                 Items::Known(items) => items,
             };
             if items.is_empty() && d.always {
                 let id = format!("{}.{}[0]", inst.address, d.block);
-                self.derived(index, inst, m, d, &id, None, &src, &this, false);
+                self.derived(&parent, d, &id, Written::Absent);
             }
             for (i, item) in items.iter().enumerate() {
                 let key = d.key.as_ref().and_then(|k| {
@@ -369,33 +394,25 @@ impl<'m> Run<'m> {
                     d.block,
                     key.unwrap_or_else(|| i.to_string())
                 );
-                self.derived(index, inst, m, d, &id, Some(item), &src, &this, false);
+                self.derived(&parent, d, &id, Written::Block(item));
             }
         }
     }
 
-    /// One derived resource (`item`: its block; none: an `always` resource without one).
-    #[allow(clippy::too_many_arguments)]
-    fn derived(
-        &mut self,
-        index: usize,
-        inst: &Instance,
-        m: &'m Mapping,
-        d: &load::Derive,
-        id: &str,
-        item: Option<&spec::Item>,
-        parent_src: &Src,
-        parent: &Value,
-        unknown_items: bool,
-    ) {
-        let this = self_value(id, inst, item.is_some());
-        let ctx = scope(m, &this, Some(parent));
+    /// One derived resource.
+    fn derived(&mut self, parent: &Parent<'_, 'm>, d: &load::Derive, id: &str, block: Written<'_>) {
+        let inst = parent.inst;
+        let this = self_value(id, inst, matches!(block, Written::Block(_)));
+        let ctx = scope(parent.mapping, &this, Some(parent.this));
         let mut decoder = Decoder::new(&inst.ctx, &ctx);
-        decoder.parent = Some(parent_src);
-        let src = item.map_or(Src::Empty, |i| i.src.clone());
-        let line = item
-            .and_then(|i| i.range.as_ref())
-            .map_or(inst.line, |r| r.start.line);
+        decoder.parent = Some(parent.src);
+        let (src, line) = match block {
+            Written::Block(item) => (
+                item.src.clone(),
+                item.range.as_ref().map_or(inst.line, |r| r.start.line),
+            ),
+            Written::Absent | Written::Unknown => (Src::Empty, inst.line),
+        };
         let value: BTreeMap<String, Value> = d
             .properties
             .iter()
@@ -403,21 +420,29 @@ impl<'m> Run<'m> {
             .collect();
         let diags = decoder.diags.take();
         self.diagnostics(&inst.file, line, id, diags);
-        let props = if inst.unknown_expansion || unknown_items {
-            value
-                .keys()
-                .map(|k| (k.clone(), unknown_expansion(&inst.address)))
-                .collect()
+        // Everything is unknown when how many there are is.
+        let unknown = if inst.unknown_expansion {
+            Some(unknown_expansion(&inst.address))
+        } else if matches!(block, Written::Unknown) {
+            Some(values::unknown(
+                &format!(
+                    "the for_each of the dynamic {} blocks of {} is not known before apply",
+                    d.block, inst.address
+                ),
+                false,
+            ))
         } else {
-            value.clone()
+            None
+        };
+        let props = match &unknown {
+            Some(u) => value.keys().map(|k| (k.clone(), u.clone())).collect(),
+            None => value.clone(),
         };
         let resource = for_expression(&Value::Object(value));
         for c in &d.contributions {
             let mut p = self.contribution(c, inst, id, line, &ctx, &resource);
-            if unknown_items {
-                if let Some(p) = p.as_mut() {
-                    p.value = unknown_expansion(&inst.address);
-                }
+            if let (Some(p), Some(u)) = (p.as_mut(), &unknown) {
+                p.value = u.clone();
             }
             self.derived_pending.extend(p);
         }
@@ -429,7 +454,7 @@ impl<'m> Run<'m> {
             line,
             props,
             mapping: None,
-            instance: index,
+            instance: parent.index,
             this,
             set_by: BTreeMap::new(),
         });

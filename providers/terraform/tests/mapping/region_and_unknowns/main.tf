@@ -43,3 +43,45 @@ resource "aws_ebs_volume" "scratch" {
 variable "scratch_size" {
   type = number
 }
+
+variable "disks" {
+  type = map(number)
+}
+
+variable "open_ports" {
+  type = list(number)
+}
+
+# Dynamic blocks over an unknown collection: one derived volume ADDR.ebs_block_device[*]
+# whose members are unknown, and unknown ingress permissions.
+resource "aws_instance" "worker" {
+  ami           = "ami-0123456789abcdef0"
+  instance_type = "m5.large"
+
+  root_block_device {
+    encrypted = true
+  }
+
+  dynamic "ebs_block_device" {
+    for_each = var.disks
+    content {
+      device_name = ebs_block_device.key
+      volume_size = ebs_block_device.value
+    }
+  }
+}
+
+resource "aws_security_group" "worker" {
+  name   = "worker"
+  vpc_id = aws_vpc.main.id
+
+  dynamic "ingress" {
+    for_each = var.open_ports
+    content {
+      protocol    = "tcp"
+      from_port   = ingress.value
+      to_port     = ingress.value
+      cidr_blocks = ["0.0.0.0/0"]
+    }
+  }
+}
