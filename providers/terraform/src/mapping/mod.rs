@@ -3,14 +3,21 @@
 //! or overridden by `--terraform-mappings DIR`. The format is documented for users in
 //! `docs/terraform.md` ("Mapping a new type").
 //!
-//! - [`load`] reads a file into a [`Mapping`]; [`spec`] is its value language (hcldec's
-//!   spec blocks plus `ref`, `unknown`, `parent`) and the decoder; [`values`] holds the
+//! - `load` reads a file into a [`Mapping`]; `spec` is its value language (hcldec's
+//!   spec blocks plus `ref`, `unknown`, `parent`) and the decoder; `values` holds the
 //!   markers (associations, unknowns with their reasons) and the mapping functions.
 //! - [`map`] runs the stages in order: every instance's own resource and derived resources
 //!   (`derive`), then contributions of other resources (`contribute`: split S3 settings,
 //!   standalone rules, attachments; derived resources' first), then per resource `group`
 //!   and `after_merge`, then reverse links (`reverse`), and writes each resource's
 //!   properties in the inventory's JSON form.
+//!
+//! Reverse links are declared in the mapping files rather than taken from the live
+//! provider's `cloudspec_aws::types` rows: those read owner ids with Rust functions, and
+//! the flow log one by the id's prefix (`vpc-`), which an address never has. Here a link
+//! matches the source's raw id member with the owner's id, which works for addresses and
+//! literal ids alike. A provider loading a Terraform inventory must not apply the live
+//! links as well.
 
 mod load;
 mod spec;
@@ -21,6 +28,7 @@ use std::path::Path;
 
 use cloudspec_hcl::eval::EvalContext;
 use cloudspec_hcl::{Diagnostic, Type, Value};
+use cloudspec_model::schema::SchemaSet;
 
 pub use load::Mapping;
 use load::{Contribution, Op};
@@ -155,6 +163,50 @@ impl Mappings {
     /// Every mapping, by Terraform type.
     pub fn iter(&self) -> impl Iterator<Item = &Mapping> {
         self.by_type.values()
+    }
+
+    /// Where the mappings' resources (and derived resources) differ from the schemas of
+    /// their types: a member the type does not have, a member of the type the mapping
+    /// gives no value (decision 3 of `design/terraform.md`: every member is classified as
+    /// a value, an unknown or null), a type without a schema in `schemas` (of the same
+    /// provider: `aws:...` types when `schemas` is AWS's).
+    pub fn check(&self, schemas: &SchemaSet) -> Vec<String> {
+        let mut problems = Vec::new();
+        let mut check = |file: &str, target: &str, members: Vec<&str>| {
+            if target.split(':').next() != Some(schemas.provider.as_str()) {
+                return;
+            }
+            let Some(schema) = schemas.get(target) else {
+                problems.push(format!(
+                    "{file}: {target} is not a type of {}",
+                    schemas.provider
+                ));
+                return;
+            };
+            let want: BTreeSet<&str> = schema.members.iter().map(|m| m.name.as_str()).collect();
+            let have: BTreeSet<&str> = members.into_iter().collect();
+            for extra in have.difference(&want) {
+                problems.push(format!("{file}: {extra} is not a member of {target}"));
+            }
+            for missing in want.difference(&have) {
+                problems.push(format!(
+                    "{file}: {target} has a member {missing} this mapping gives no value"
+                ));
+            }
+        };
+        for m in self.iter() {
+            if let Some(target) = m.target() {
+                check(m.file(), target, m.members());
+            }
+            for (block, target, members) in m.derived() {
+                check(
+                    &format!("{} (derive \"{block}\")", m.file()),
+                    target,
+                    members,
+                );
+            }
+        }
+        problems
     }
 }
 

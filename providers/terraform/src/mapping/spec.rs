@@ -17,7 +17,7 @@
 //!   (Terraform's attributes-as-blocks mode: `ingress = [...]`, and `.tf.json`, where such
 //!   a list is always an attribute).
 //! - `literal` values and `transform` results are expressions evaluated per resource in
-//!   the mapping scope ([`super::scope`]): the mapping functions, `local`, `self` (and
+//!   the mapping scope: the mapping functions, `local`, `self` (and
 //!   `parent` in a `derive`), with `nested` in a transform.
 //! - Evaluation errors are collected (the interpreter reports them as warnings) and give
 //!   an unknown value; decoding never stops.
