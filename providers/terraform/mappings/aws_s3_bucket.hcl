@@ -67,7 +67,11 @@ object {
         }
       }
     }
-    result = nested == null ? null : (nested.enabled ? { status = "Enabled", mfa_delete = nested.mfa_delete ? "Enabled" : "Disabled" } : null)
+    # The provider calls PutBucketVersioning for a new bucket only for what is enabled.
+    result = nested == null ? null : ((nested.enabled || nested.mfa_delete) ? {
+      status     = nested.enabled ? "Enabled" : null
+      mfa_delete = nested.mfa_delete ? "Enabled" : null
+    } : null)
   }
   default "encryption" {
     block {
