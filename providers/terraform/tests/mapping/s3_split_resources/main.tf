@@ -86,3 +86,12 @@ resource "aws_s3_bucket_public_access_block" "elsewhere" {
   block_public_policy     = true
   restrict_public_buckets = true
 }
+
+# Two resources setting one setting of a bucket: the last one wins, with a warning.
+resource "aws_s3_bucket_public_access_block" "data_again" {
+  bucket                  = aws_s3_bucket.data.id
+  block_public_acls       = true
+  ignore_public_acls      = true
+  block_public_policy     = true
+  restrict_public_buckets = true
+}
