@@ -12,15 +12,21 @@
 
 /// The marker every identity starts with.
 const MARK: char = '\u{1}';
+/// The marker every identity ends with, so that an interpolation that goes on after one
+/// (`"${aws_s3_bucket.b.arn}/*"`) is never read as an identity of another address.
+const END: char = '\u{2}';
 
 /// The identity of attribute `attr` of instance `address` (`aws_subnet.main`, `id`).
 pub fn identity(address: &str, attr: &str) -> String {
-    format!("{MARK}tf:{attr}:{address}")
+    format!("{MARK}tf:{attr}:{address}{END}")
 }
 
 /// The (address, attribute) of an identity; `None` for any other string.
 pub fn parse(s: &str) -> Option<(&str, &str)> {
-    let rest = s.strip_prefix(MARK)?.strip_prefix("tf:")?;
+    let rest = s.strip_prefix(MARK)?.strip_prefix("tf:")?.strip_suffix(END)?;
+    if rest.contains(MARK) || rest.contains(END) {
+        return None;
+    }
     let (attr, address) = rest.split_once(':')?;
     Some((address, attr))
 }
@@ -47,5 +53,8 @@ mod tests {
         assert!(contains_identity(&format!("prefix-{id}")));
         assert!(!is_identity(&format!("prefix-{id}")));
         assert_eq!(parse("subnet-0abc"), None);
+        let arn = identity("aws_s3_bucket.b", "arn");
+        assert_eq!(parse(&format!("{arn}/*")), None);
+        assert_eq!(parse(&format!("{arn}{arn}")), None);
     }
 }
