@@ -1,0 +1,228 @@
+//! Data-driven cases for the Terraform loader (`design/terraform.md` sections 3, 6, 7, 10),
+//! one folder per case under `tests/eval/<name>/`:
+//!
+//! - `tf/`: the root module (and whatever it calls: `tf/modules/...`, `tf/.terraform/...`);
+//! - `vars.json` (optional): `{"args": [{"var": "NAME=VALUE"} | {"var_file": "FILE"}],
+//!   "env": {"NAME": "VALUE"}}`, the `--var`/`--var-file` arguments in order (files
+//!   relative to the case folder) and the `TF_VAR_*` environment;
+//! - exactly one of `expected.json` (the instances: address, type, provider, source,
+//!   region, default tags, whether it stands for an unknown expansion, and the raw
+//!   properties) and `expected.err` (the `Failure` text, one line per diagnostic);
+//! - `warnings.txt` when warnings are expected (one per line).
+//!
+//! `UPDATE_EVAL=1` (re)writes the expected files from the actual output; `EVAL=text` runs
+//! only the cases whose folder name contains `text`. Written expectations are to be read
+//! against the contract and Terraform's semantics, not trusted.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use cloudspec_terraform::eval::{evaluate, Options};
+use cloudspec_terraform::raw::{raw, to_json};
+use cloudspec_terraform::vars::VarArg;
+use serde_json::{json, Value};
+
+/// A case that takes longer than this is reported as hanging.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/eval")
+}
+
+fn case_dirs() -> Vec<PathBuf> {
+    let filter = std::env::var("EVAL").unwrap_or_default();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root())
+        .expect("tests/eval")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .filter(|p| name(p).contains(&filter))
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn name(dir: &Path) -> String {
+    dir.file_name().unwrap().to_string_lossy().into_owned()
+}
+
+fn options(dir: &Path) -> Options {
+    let mut options = Options {
+        root: dir.join("tf"),
+        ..Options::default()
+    };
+    let Ok(text) = std::fs::read_to_string(dir.join("vars.json")) else {
+        return options;
+    };
+    let v: Value = serde_json::from_str(&text).expect("vars.json");
+    // Files as the command line would name them from the crate's directory.
+    let rel = Path::new("tests/eval").join(name(dir));
+    for arg in v["args"].as_array().into_iter().flatten() {
+        if let Some(s) = arg["var"].as_str() {
+            let (n, value) = s.split_once('=').expect("NAME=VALUE");
+            options.vars.push(VarArg::Value {
+                name: n.to_string(),
+                value: value.to_string(),
+            });
+        } else if let Some(f) = arg["var_file"].as_str() {
+            options.vars.push(VarArg::File(rel.join(f)));
+        }
+    }
+    if let Some(env) = v["env"].as_object() {
+        options.env = env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+            .collect::<BTreeMap<_, _>>();
+    }
+    options
+}
+
+struct Outcome {
+    result: Result<Value, String>,
+    warnings: String,
+}
+
+fn run(dir: &Path) -> Result<(Outcome, Duration), String> {
+    let options = options(dir);
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name(name(dir))
+        .spawn(move || {
+            let start = Instant::now();
+            let outcome = match evaluate(&options) {
+                Ok(evaluated) => {
+                    let instances: Vec<Value> = evaluated
+                        .instances
+                        .iter()
+                        .map(|i| {
+                            let r = raw(i);
+                            json!({
+                                "address": i.address,
+                                "tf_type": i.tf_type,
+                                "provider": i.provider,
+                                "file": i.file,
+                                "line": i.line,
+                                "region": i.region,
+                                "default_tags": to_json(&i.default_tags, 0),
+                                "unknown_expansion": i.unknown_expansion,
+                                "type": r.type_name,
+                                "properties": Value::Object(r.properties),
+                            })
+                        })
+                        .collect();
+                    Outcome {
+                        result: Ok(Value::Array(instances)),
+                        warnings: evaluated.warnings.join("\n"),
+                    }
+                }
+                Err(f) => Outcome {
+                    result: Err(f.to_string()),
+                    warnings: String::new(),
+                },
+            };
+            let _ = tx.send((outcome, start.elapsed()));
+        })
+        .unwrap();
+    rx.recv_timeout(TIMEOUT).map_err(|e| match e {
+        mpsc::RecvTimeoutError::Timeout => format!("did not finish within {TIMEOUT:?}"),
+        mpsc::RecvTimeoutError::Disconnected => "panicked".to_string(),
+    })
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap() + "\n"
+}
+
+fn write_or_remove(path: &Path, text: Option<String>) {
+    match text {
+        Some(t) => std::fs::write(path, t).unwrap(),
+        None => {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+fn update(dir: &Path, out: &Outcome) {
+    match &out.result {
+        Ok(v) => {
+            write_or_remove(&dir.join("expected.json"), Some(pretty(v)));
+            write_or_remove(&dir.join("expected.err"), None);
+        }
+        Err(e) => {
+            write_or_remove(&dir.join("expected.err"), Some(format!("{e}\n")));
+            write_or_remove(&dir.join("expected.json"), None);
+        }
+    }
+    let warnings = (!out.warnings.is_empty()).then(|| format!("{}\n", out.warnings));
+    write_or_remove(&dir.join("warnings.txt"), warnings);
+}
+
+fn check(dir: &Path, out: &Outcome) -> Result<(), String> {
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).ok();
+    match (&out.result, read("expected.json"), read("expected.err")) {
+        (Ok(v), Some(expected), None) => {
+            let expected: Value = serde_json::from_str(&expected).map_err(|e| e.to_string())?;
+            if *v != expected {
+                return Err(format!(
+                    "instances differ:\n--- expected\n{}--- actual\n{}",
+                    pretty(&expected),
+                    pretty(v)
+                ));
+            }
+        }
+        (Err(e), None, Some(expected)) => {
+            if e.trim_end() != expected.trim_end() {
+                return Err(format!(
+                    "failure differs:\n--- expected\n{expected}--- actual\n{e}\n"
+                ));
+            }
+        }
+        (Ok(v), _, Some(expected)) => {
+            return Err(format!(
+                "expected a failure:\n{expected}but got instances:\n{}",
+                pretty(v)
+            ))
+        }
+        (Err(e), _, _) => return Err(format!("unexpected failure:\n{e}")),
+        (Ok(_), None, None) => return Err("no expected.json nor expected.err".into()),
+    }
+    let expected_warnings = read("warnings.txt").unwrap_or_default();
+    if out.warnings.trim_end() != expected_warnings.trim_end() {
+        return Err(format!(
+            "warnings differ:\n--- expected\n{expected_warnings}--- actual\n{}\n",
+            out.warnings
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn eval_cases() {
+    let updating = std::env::var_os("UPDATE_EVAL").is_some();
+    let mut failures = Vec::new();
+    let dirs = case_dirs();
+    assert!(!dirs.is_empty(), "no case found");
+    for dir in &dirs {
+        match run(dir) {
+            Ok((out, took)) => {
+                if took > Duration::from_secs(10) {
+                    failures.push(format!("{}: took {took:?}", name(dir)));
+                }
+                if updating {
+                    update(dir, &out);
+                } else if let Err(e) = check(dir, &out) {
+                    failures.push(format!("{}: {e}", name(dir)));
+                }
+            }
+            Err(e) => failures.push(format!("{}: {e}", name(dir))),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n\n{}",
+        failures.len(),
+        dirs.len(),
+        failures.join("\n\n")
+    );
+}
