@@ -565,7 +565,7 @@ mod tests {
         let expanded = expand_dynamic(body, &ctx);
         let names = expanded.item_names();
         let types: Vec<&str> = names.blocks.iter().map(|b| b.type_name.as_str()).collect();
-        assert_eq!(types, vec!["root", "ingress", "labeled"]);
+        assert_eq!(types, vec!["root", "labeled", "ingress"]);
         let (content, diags) = expanded.content(&names.schema());
         assert!(diags.is_empty(), "{diags:?}");
         assert_eq!(content.blocks.len(), 4);
@@ -579,8 +579,16 @@ mod tests {
         let types: Vec<&str> = names.blocks.iter().map(|b| b.type_name.as_str()).collect();
         assert_eq!(types, vec!["root", "labeled"]);
         // JSON: every property is an attribute.
-        let (json, _) = parse_json("t.tf.json", r#"{"a": 1, "//": "c", "root": {"x": 1}}"#);
-        assert_eq!(json.unwrap().item_names().attributes, vec!["a", "root"]);
+        let (json, _) = parse_json(
+            "t.tf.json",
+            r#"{"a": 1, "//": "c", "root": {"x": 1}, "dynamic": {"ingress": {"for_each": [1], "content": {"p": 1}}}}"#,
+        );
+        let json = json.unwrap();
+        assert_eq!(json.item_names().attributes, vec!["a", "root", "dynamic"]);
+        let names = expand_dynamic(json, &ctx).item_names();
+        assert_eq!(names.attributes, vec!["a", "root"]);
+        assert_eq!(names.blocks.len(), 1);
+        assert_eq!(names.blocks[0].type_name, "ingress");
     }
 
     #[test]
