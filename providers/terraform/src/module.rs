@@ -296,6 +296,15 @@ pub fn parse_module(files: &[(String, bool, String)]) -> Result<Module, Failure>
     }
     if has_errors(&diags) {
         diags.retain(|d| d.severity == cloudspec_hcl::Severity::Error);
+        // In the order of files and positions.
+        diags.sort_by(|a, b| {
+            let key = |d: &Diagnostic| {
+                d.subject
+                    .as_ref()
+                    .map(|r| (r.filename.clone(), r.start.byte))
+            };
+            key(a).cmp(&key(b))
+        });
         return Err(Failure { diagnostics: diags });
     }
     Ok(module)
@@ -764,8 +773,15 @@ pub fn merged_items(bodies: &[&Body]) -> (BTreeMap<String, Attribute>, Vec<Block
     for body in bodies {
         let names = body.item_names();
         let (content, _) = body.content(&names.schema());
+        // A name set again replaces the earlier argument or blocks of that name.
+        for n in &names.blocks {
+            attrs.remove(&n.type_name);
+        }
+        blocks.retain(|b| {
+            !names.blocks.iter().any(|n| n.type_name == b.type_name)
+                && !names.attributes.contains(&b.type_name)
+        });
         attrs.extend(content.attributes);
-        blocks.retain(|b| !names.blocks.iter().any(|n| n.type_name == b.type_name));
         blocks.extend(content.blocks);
     }
     (attrs, blocks)

@@ -14,7 +14,7 @@ use base64::Engine as _;
 use cloudspec_hcl::eval::EvalContext;
 use cloudspec_hcl::functions::{FuncError, Function, FunctionTable, Impl, Param};
 use cloudspec_hcl::syntax::{parse_template, SourceFile};
-use cloudspec_hcl::types::is_valid_identifier;
+use cloudspec_hcl::types::{go_quote, is_valid_identifier};
 use cloudspec_hcl::{Diagnostic, Type, Value};
 use cloudspec_model::input;
 use sha2::Digest as _;
@@ -50,10 +50,7 @@ impl Files {
             format!(
                 "{function}({}) names a file outside the Terraform directory: its result is \
                  unknown (cloudspec reads no file outside the directory it was given).",
-                cloudspec_hcl::types::go_quote(&input::truncate_chars(
-                    &input::escape_control(path),
-                    200
-                ))
+                go_quote(&input::truncate_chars(&input::escape_control(path), 200))
             ),
             None,
         );
@@ -93,17 +90,22 @@ impl Files {
                 self.warn_outside(function, path);
                 Ok(None)
             }
-            Resolved::Missing(shown) => Err(FuncError::new(format!(
-                "no file exists at {shown}; this function works only with files that are \
-                 distributed as part of the configuration source code, so if this file will be \
-                 created by a resource in this configuration you must instead obtain this \
-                 result from an attribute of that resource"
-            ))),
+            Resolved::Missing(shown) => Err(FuncError::arg(
+                0,
+                format!(
+                    "no file exists at {}; this function works only with files that are \
+                     distributed as part of the configuration source code, so if this file will \
+                     be created by a resource in this configuration you must instead obtain this \
+                     result from an attribute of that resource",
+                    go_quote(&shown)
+                ),
+            )),
             Resolved::Inside(real, shown) => {
                 if real.is_dir() {
-                    return Err(FuncError::new(format!(
-                        "failed to read file: read {shown}: is a directory"
-                    )));
+                    return Err(FuncError::arg(
+                        0,
+                        format!("failed to read file: read {shown}: is a directory"),
+                    ));
                 }
                 let file = std::fs::File::open(&real)
                     .map_err(|e| FuncError::new(format!("failed to read file: {e}")))?;
@@ -152,7 +154,7 @@ fn expand_home(path: &str) -> Result<String, String> {
         return Ok(path.to_string());
     };
     if !(rest.is_empty() || rest.starts_with('/') || rest.starts_with('\\')) {
-        return Err("failed to expand ~: cannot expand user-specific home dir".into());
+        return Err("cannot expand user-specific home dir".into());
     }
     let home = std::env::var("HOME")
         .map_err(|_| "failed to expand ~: $HOME is not defined".to_string())?;
@@ -205,9 +207,10 @@ pub fn table(files: &Files) -> FunctionTable {
     t.add(file_fn(files, "file", |bytes, shown| {
         String::from_utf8(bytes).map(Value::string).map_err(|_| {
             FuncError::new(format!(
-                "contents of {shown} are not valid UTF-8; use the filebase64 function to obtain \
-                 the Base64 encoded contents or the other file functions (e.g. filemd5, \
-                 filesha256) to obtain file hashing results instead"
+                "contents of {} are not valid UTF-8; use the filebase64 function to obtain the \
+                 Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) \
+                 to obtain file hashing results instead",
+                go_quote(shown)
             ))
         })
     }));
@@ -313,12 +316,15 @@ fn fileexists(files: &Files) -> Function {
                     if meta.is_file() {
                         Ok(Value::Bool(true))
                     } else if meta.is_dir() {
-                        Err(FuncError::arg(
-                            0,
-                            format!("{shown} is a directory, not a file"),
-                        ))
+                        Err(FuncError::new(format!(
+                            "{} is a directory, not a file",
+                            go_quote(&shown)
+                        )))
                     } else {
-                        Err(FuncError::arg(0, format!("{shown} is not a regular file")))
+                        Err(FuncError::new(format!(
+                            "{} is not a regular file",
+                            go_quote(&shown)
+                        )))
                     }
                 }
             }
@@ -419,34 +425,14 @@ fn fileset(files: &Files) -> Function {
                 files.root.join(&expanded)
             };
             let base = clean(&base);
-            let full = clean(&base.join(pattern));
-            // The directory the glob starts in: the pattern's leading literal components.
-            let mut start = PathBuf::new();
-            let mut rest: Vec<String> = Vec::new();
-            for c in full.components() {
-                let s = c.as_os_str().to_string_lossy().into_owned();
-                if rest.is_empty() && !has_meta(&s) {
-                    start.push(c.as_os_str());
-                } else {
-                    rest.push(s);
-                }
-            }
-            if !start.starts_with(&files.root) || !base.starts_with(&files.root) {
-                files.warn_outside("fileset", path);
-                return Ok(Value::Unknown(Type::set(Type::String)));
-            }
             let mut found = BTreeSet::new();
             let mut seen = 0usize;
-            if rest.is_empty() {
-                if start.is_file() {
-                    found.insert(start.clone());
-                }
-            } else if let Ok(real) = std::fs::canonicalize(&start) {
-                if !real.starts_with(&files.root) {
+            for pattern in expand_braces(pattern) {
+                let full = clean(&base.join(&pattern));
+                if !glob_one(&files.root, &base, &full, &mut found, &mut seen)? {
                     files.warn_outside("fileset", path);
                     return Ok(Value::Unknown(Type::set(Type::String)));
                 }
-                glob(&files.root, &start, &rest, &mut found, &mut seen)?;
             }
             let mut out = Vec::new();
             for m in found {
@@ -459,6 +445,108 @@ fn fileset(files: &Files) -> Function {
             Ok(Value::set(Type::String, out))
         }),
     )
+}
+
+/// Globs one pattern (`full`, already joined to `base`, braces expanded); `false` when it
+/// reaches outside the tree `root`.
+fn glob_one(
+    root: &Path,
+    base: &Path,
+    full: &Path,
+    found: &mut BTreeSet<PathBuf>,
+    seen: &mut usize,
+) -> Result<bool, FuncError> {
+    // The directory the glob starts in: the pattern's leading literal components.
+    let mut start = PathBuf::new();
+    let mut rest: Vec<String> = Vec::new();
+    for c in full.components() {
+        let s = c.as_os_str().to_string_lossy().into_owned();
+        if rest.is_empty() && !has_meta(&s) {
+            start.push(c.as_os_str());
+        } else {
+            rest.push(s);
+        }
+    }
+    if !start.starts_with(root) || !base.starts_with(root) {
+        return Ok(false);
+    }
+    if rest.is_empty() {
+        if start.is_file() {
+            found.insert(start);
+        }
+    } else if let Ok(real) = std::fs::canonicalize(&start) {
+        if !real.starts_with(root) {
+            return Ok(false);
+        }
+        glob(root, &start, &rest, found, seen)?;
+    }
+    Ok(true)
+}
+
+/// At most this many patterns come out of one pattern's `{a,b}` alternatives.
+const MAX_BRACE_PATTERNS: usize = 1024;
+
+/// `{a,b}` alternatives expanded, nested groups too (doublestar's braces).
+fn expand_braces(pattern: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![pattern.to_string()];
+    while let Some(p) = todo.pop() {
+        if out.len() + todo.len() > MAX_BRACE_PATTERNS {
+            out.push(p);
+            continue;
+        }
+        let chars: Vec<char> = p.chars().collect();
+        // The first `{` with its matching `}`, not escaped.
+        let (mut open, mut depth, mut group) = (None, 0usize, None);
+        let mut i = 0;
+        while i < chars.len() {
+            match chars[i] {
+                '\\' => i += 1,
+                '{' => {
+                    if depth == 0 {
+                        open = Some(i);
+                    }
+                    depth += 1;
+                }
+                '}' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        group = open.map(|o| (o, i));
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let Some((o, c)) = group else {
+            out.push(p);
+            continue;
+        };
+        let before: String = chars[..o].iter().collect();
+        let after: String = chars[c + 1..].iter().collect();
+        let inner = &chars[o + 1..c];
+        let mut alts = Vec::new();
+        let (mut from, mut d) = (0, 0i32);
+        for (j, ch) in inner.iter().enumerate() {
+            match ch {
+                '{' => d += 1,
+                '}' => d -= 1,
+                ',' if d == 0 => {
+                    alts.push(inner[from..j].iter().collect::<String>());
+                    from = j + 1;
+                }
+                _ => {}
+            }
+        }
+        alts.push(inner[from..].iter().collect::<String>());
+        for alt in alts.into_iter().rev() {
+            todo.push(format!("{before}{alt}{after}"));
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// `filepath.Rel` for a path not under `base` (`../x`).
@@ -555,7 +643,7 @@ fn entries(root: &Path, dir: &Path, seen: &mut usize) -> Result<Vec<(PathBuf, bo
 }
 
 /// One path component against one pattern component: `*`, `?`, `[...]` (`[!...]`,
-/// ranges), `{a,b}`, `\` escapes.
+/// ranges), `\` escapes (`{a,b}` alternatives are expanded before).
 fn component_match(pattern: &str, name: &str) -> bool {
     let p: Vec<char> = pattern.chars().collect();
     let n: Vec<char> = name.chars().collect();
@@ -605,17 +693,6 @@ fn match_at(p: &[char], n: &[char], depth: usize) -> bool {
             }
             hit != negate && match_at(&prest[close + 1..], nrest, depth + 1)
         }
-        '{' => {
-            let Some(close) = prest.iter().position(|&x| x == '}') else {
-                return false;
-            };
-            let after = &prest[close + 1..];
-            prest[..close].split(|&x| x == ',').any(|alt| {
-                let mut q: Vec<char> = alt.to_vec();
-                q.extend_from_slice(after);
-                match_at(&q, n, depth + 1)
-            })
-        }
         other => match n.split_first() {
             Some((&f, nrest)) => f == other && match_at(prest, nrest, depth + 1),
             None => false,
@@ -651,7 +728,7 @@ fn templatefile(files: &Files, inner: Arc<FunctionTable>) -> Function {
                         format!(
                             "invalid template variable name {}: must start with a letter, \
                              followed by zero or more letters, digits, and underscores",
-                            cloudspec_hcl::types::go_quote(name)
+                            go_quote(name)
                         ),
                     ));
                 }
@@ -697,7 +774,10 @@ mod tests {
     fn globs_match_as_doublestar_does() {
         assert!(component_match("*.tf", "main.tf"));
         assert!(!component_match("*.tf", "main.tf.json"));
-        assert!(component_match("{a,b}.txt", "b.txt"));
+        assert_eq!(
+            expand_braces("{a,b/{c,d}}.txt"),
+            vec!["a.txt", "b/c.txt", "b/d.txt"]
+        );
         assert!(component_match("[a-c]?", "bz"));
         assert!(!component_match("[!a-c]?", "bz"));
         assert!(component_match("\\*", "*"));

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use cloudspec_hcl::body::{Body, Expr};
+use cloudspec_hcl::body::{BlockHeaderSchema, Body, BodySchema, Expr};
 use cloudspec_hcl::eval::{EvalContext, TraverseStep};
 use cloudspec_hcl::syntax::{parse_template, SourceFile};
 use cloudspec_hcl::{Range, Value};
@@ -70,8 +70,15 @@ fn walk_body(
     if depth > MAX_BLOCK_DEPTH {
         return;
     }
-    let names = body.item_names();
-    let (content, _) = body.content(&names.schema());
+    // `dynamic` blocks first (in the JSON syntax only a schema makes one a block).
+    let dynamic_schema = BodySchema {
+        attributes: Vec::new(),
+        blocks: vec![BlockHeaderSchema::new("dynamic", ["type"])],
+    };
+    let (dynamic, rest, _) = body.partial_content(&dynamic_schema);
+    let names = rest.item_names();
+    let (mut content, _, _) = rest.partial_content(&names.schema());
+    content.blocks.extend(dynamic.blocks);
     let mut attrs: Vec<_> = content.attributes.into_values().collect();
     attrs.sort_by_key(|a| a.range.start.byte);
     for attr in attrs {
@@ -112,12 +119,9 @@ fn walk_body(
                 bound: bound.clone(),
             });
         }
-        let content_schema = cloudspec_hcl::body::BodySchema {
+        let content_schema = BodySchema {
             attributes: Vec::new(),
-            blocks: vec![cloudspec_hcl::body::BlockHeaderSchema::new(
-                "content",
-                Vec::<String>::new(),
-            )],
+            blocks: vec![BlockHeaderSchema::new("content", Vec::<String>::new())],
         };
         let (inner, _, _) = block.body.partial_content(&content_schema);
         for c in inner.blocks {

@@ -104,16 +104,28 @@ pub fn instance_body(bodies: &[&Body], ctx: &EvalContext) -> Body {
     let mut pieces = Vec::with_capacity(expanded.len());
     for (i, body) in expanded.iter().enumerate() {
         let mut hide = BodySchema::default();
+        let mine = &names[i];
         for later in names.iter().skip(i + 1) {
-            for a in &later.attributes {
-                if !hide.attributes.iter().any(|h| &h.name == a) {
+            // A name set again replaces what this body has of it, argument or blocks (in
+            // the JSON syntax nested blocks read as arguments).
+            let replaced = later
+                .attributes
+                .iter()
+                .chain(later.blocks.iter().map(|b| &b.type_name));
+            for name in replaced {
+                if mine.attributes.contains(name)
+                    && !hide.attributes.iter().any(|h| &h.name == name)
+                {
                     hide.attributes
-                        .push(cloudspec_hcl::body::AttributeSchema::new(a.clone(), false));
+                        .push(cloudspec_hcl::body::AttributeSchema::new(
+                            name.clone(),
+                            false,
+                        ));
                 }
-            }
-            for b in &later.blocks {
-                if !hide.blocks.iter().any(|h| h.type_name == b.type_name) {
-                    hide.blocks.push(b.clone());
+                if let Some(b) = mine.blocks.iter().find(|b| &b.type_name == name) {
+                    if !hide.blocks.iter().any(|h| h.type_name == b.type_name) {
+                        hide.blocks.push(b.clone());
+                    }
                 }
             }
         }
