@@ -130,6 +130,7 @@ fn evaluate_here(options: &Options) -> Result<Evaluated, Failure> {
     for node in &graph.order {
         run.node(*node);
     }
+    run.resolve_providers();
     let mut errors = std::mem::take(&mut run.errors);
     if has_errors(&errors) {
         errors.retain(|d| d.severity == Severity::Error);
@@ -531,7 +532,7 @@ struct Graph {
     nodes: BTreeMap<NodeId, NodeInfo>,
     order: Vec<NodeId>,
     /// Every attribute name an expression reads from a value.
-    read: BTreeSet<String>,
+    read: refs::ReadNames,
     /// Declared variable types, by configuration and variable index.
     var_types: BTreeMap<(usize, usize), (VarType, Option<Value>)>,
     calls: BTreeMap<(usize, usize), CallInfo>,
@@ -553,7 +554,7 @@ impl Graph {
         let mut graph = Graph {
             nodes: BTreeMap::new(),
             order: Vec::new(),
-            read: BTreeSet::new(),
+            read: refs::ReadNames::default(),
             var_types: BTreeMap::new(),
             calls: BTreeMap::new(),
         };
@@ -573,7 +574,7 @@ impl Graph {
                 if c != 0 {
                     errors.extend(d);
                 }
-                collect_type_names(&vt.ty, &mut graph.read, 0);
+                collect_type_names(&vt.ty, &mut graph.read.indirect, 0);
                 graph.var_types.insert((c, i), (vt, default));
             }
             let mut found_all: Vec<Found> = Vec::new();
@@ -1279,6 +1280,9 @@ struct Made {
     instance: Instance,
     iteration: BTreeMap<String, Value>,
     provider_key: String,
+    /// Where the `provider` argument is (else the block's header).
+    provider_range: Option<Range>,
+    instance_range: Range,
     /// The resource's own `region` argument, when a known string.
     region: Option<String>,
 }
@@ -1587,7 +1591,8 @@ impl Run<'_> {
                         value,
                         source: vars::Source::File(attr.expr.range()),
                     };
-                    match vars::finalize(v, vt, &given, default.as_ref()) {
+                    let addr = format!("{}.var.{}", self.insts[i].addr, v.name);
+                    match vars::finalize(&addr, v, vt, &given, default.as_ref()) {
                         Ok(v) => v,
                         Err(d) => {
                             self.errors.push(d);
@@ -1649,19 +1654,33 @@ impl Run<'_> {
             }
             None => Value::Null(Type::String),
         };
-        let mut default_tags = Value::empty_object();
-        if let Some(block) = blocks.iter().find(|b| b.type_name == "default_tags") {
-            let (v, d) = values::body_value(&block.body, &ctx, false);
-            self.push_diags(d);
-            if let Value::Object(m) = v {
-                if let Some(tags) = m.get("tags") {
-                    default_tags = match tags {
-                        Value::Null(_) => Value::empty_object(),
-                        other => other.clone(),
-                    };
-                }
+        // `default_tags { tags = ... }` (in the JSON syntax an argument: an object, or a
+        // list of one).
+        let block_value = match blocks.iter().find(|b| b.type_name == "default_tags") {
+            Some(block) => {
+                let (v, d) = values::body_value(&block.body, &ctx, false);
+                self.push_diags(d);
+                Some(v)
             }
-        }
+            None => attrs.get("default_tags").map(|a| {
+                let (v, d) = a.expr.value(&ctx);
+                self.push_diags(d);
+                match v {
+                    Value::Tuple(mut items) | Value::List(_, mut items) if items.len() == 1 => {
+                        items.remove(0)
+                    }
+                    other => other,
+                }
+            }),
+        };
+        let default_tags = match block_value {
+            Some(Value::Object(m)) | Some(Value::Map(_, m)) => match m.get("tags") {
+                None | Some(Value::Null(_)) => Value::empty_object(),
+                Some(tags) => tags.clone(),
+            },
+            Some(Value::Unknown(_)) => Value::dynamic(),
+            _ => Value::empty_object(),
+        };
         self.insts[i].providers.insert(
             p.key(),
             ProviderConfig {
@@ -1816,7 +1835,9 @@ impl Run<'_> {
         let ctx = self.ctx(i, &refs, &BTreeMap::new());
         let what = if r.managed { "resource" } else { "data source" };
         let exp = self.expansion(&bodies, &ctx, what, &addr, &r.block.def_range);
-        let provider_key = match values::meta_attr(&bodies, "provider") {
+        let provider_attr = values::meta_attr(&bodies, "provider");
+        let provider_range = provider_attr.as_ref().map(|a| a.expr.range());
+        let provider_key = match provider_attr {
             Some(attr) => match provider_key(&attr.expr) {
                 Some(k) => k,
                 None => {
@@ -1881,6 +1902,8 @@ impl Run<'_> {
                 instance,
                 iteration,
                 provider_key: provider_key.clone(),
+                provider_range: provider_range.clone(),
+                instance_range: r.block.def_range.clone(),
                 region,
             });
         }
@@ -1912,10 +1935,20 @@ impl Run<'_> {
                 );
             }
         }
-        for name in &self.graph.read {
+        let key = if r.managed {
+            r.tf_type.clone()
+        } else {
+            format!("data.{}", r.tf_type)
+        };
+        let read = &self.graph.read;
+        let direct = read.by_type.get(&key).into_iter().flatten();
+        for name in direct.chain(&read.indirect) {
             if attrs.get(name).is_none_or(Value::is_null) {
                 attrs.insert(name.clone(), Value::dynamic());
             }
+        }
+        for v in attrs.values_mut() {
+            add_nested(v, read, 0);
         }
         Value::Object(attrs)
     }
@@ -1945,18 +1978,30 @@ impl Run<'_> {
 
     /// The instances, complete (scope, region, default tags), root module first, then
     /// each call's instances in order.
-    fn finish(mut self) -> Vec<Instance> {
+    /// Each instance's region and default tags from its provider configuration; an
+    /// aliased configuration nobody declares is an error, as in Terraform.
+    fn resolve_providers(&mut self) {
         for i in 0..self.insts.len() {
-            let full = self.full_ctx(i);
             let made = std::mem::take(&mut self.insts[i].made);
             let mut done = Vec::with_capacity(made.len());
             for mut m in made {
                 let config = self.provider_config(i, m.provider_key.clone());
-                m.instance.ctx = if m.iteration.is_empty() {
-                    full.clone()
-                } else {
-                    full.child(m.iteration.clone())
-                };
+                if config.is_none() && m.provider_key.contains('.') {
+                    let at = m
+                        .provider_range
+                        .clone()
+                        .unwrap_or_else(|| m.instance_range.clone());
+                    self.errors.push(error(
+                        "Provider configuration not present",
+                        format!(
+                            "{} uses the provider configuration {}, which is not declared: no \
+                             provider block with that alias, nor a module call passing one \
+                             under that name.",
+                            m.instance.address, m.provider_key
+                        ),
+                        &at,
+                    ));
+                }
                 let provider_region = config.as_ref().and_then(|c| match &c.region {
                     Value::String(s) if !identity::contains_identity(s) => Some(s.clone()),
                     _ => None,
@@ -1968,6 +2013,21 @@ impl Run<'_> {
                 done.push(m);
             }
             self.insts[i].made = done;
+        }
+    }
+
+    /// The instances, complete with their scope, root module first, then each call's
+    /// instances in order.
+    fn finish(mut self) -> Vec<Instance> {
+        for i in 0..self.insts.len() {
+            let full = self.full_ctx(i);
+            for m in &mut self.insts[i].made {
+                m.instance.ctx = if m.iteration.is_empty() {
+                    full.clone()
+                } else {
+                    full.child(m.iteration.clone())
+                };
+            }
         }
         let mut out = Vec::new();
         self.collect(0, &mut out);
@@ -1988,6 +2048,27 @@ impl Run<'_> {
             .collect();
         for c in calls {
             self.collect(c, out);
+        }
+    }
+}
+
+/// Inside a resource's nested blocks (lists of objects), every attribute read from one
+/// that the configuration does not set is unknown.
+fn add_nested(v: &mut Value, read: &refs::ReadNames, depth: usize) {
+    if depth > 32 {
+        return;
+    }
+    let Value::Tuple(items) = v else { return };
+    for item in items {
+        if let Value::Object(m) = item {
+            for name in read.nested.iter().chain(&read.indirect) {
+                if m.get(name).is_none_or(Value::is_null) {
+                    m.insert(name.clone(), Value::dynamic());
+                }
+            }
+            for inner in m.values_mut() {
+                add_nested(inner, read, depth + 1);
+            }
         }
     }
 }

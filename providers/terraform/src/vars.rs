@@ -109,16 +109,17 @@ pub struct Given {
 /// Converts `given` to the variable's type as Terraform's
 /// `prepareFinalInputVariableValue` does: type defaults applied (not to null), conversion,
 /// then a null for a non-nullable variable takes the default. `default` is the converted
-/// default. The error is the diagnostic to report.
+/// default. `addr` names the variable in messages (`var.x`, `module.net.var.x`). The error
+/// is the diagnostic to report.
 // Diagnostics are plain data returned by value, as in cloudspec-hcl.
 #[allow(clippy::result_large_err)]
 pub fn finalize(
+    addr: &str,
     v: &Variable,
     vt: &VarType,
     given: &Given,
     default: Option<&Value>,
 ) -> Result<Value, Diagnostic> {
-    let addr = format!("var.{}", v.name);
     let non_file = match &given.source {
         Source::Env => Some(format!(
             "set using the TF_VAR_{} environment variable",
@@ -370,13 +371,15 @@ pub fn root_values(
             continue;
         };
         let value = match (given.get(&v.name), default) {
-            (Some(g), _) => match finalize(v, vt, g, default.as_ref()) {
-                Ok(value) => value,
-                Err(d) => {
-                    errors.push(d);
-                    Value::Unknown(vt.ty.clone())
+            (Some(g), _) => {
+                match finalize(&format!("var.{}", v.name), v, vt, g, default.as_ref()) {
+                    Ok(value) => value,
+                    Err(d) => {
+                        errors.push(d);
+                        Value::Unknown(vt.ty.clone())
+                    }
                 }
-            },
+            }
             (None, Some(d)) => d.clone(),
             (None, None) => {
                 warnings.push(unset_warning(v));

@@ -4,7 +4,7 @@
 //! value (so that a resource's value can hold, unknown, every attribute anything reads
 //! from it).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cloudspec_hcl::body::{BlockHeaderSchema, Body, BodySchema, Expr};
 use cloudspec_hcl::eval::{EvalContext, TraverseStep};
@@ -149,19 +149,34 @@ pub fn references(found: &[Found]) -> Vec<Reference> {
     out
 }
 
-/// How many attribute names after a root name are not attributes read from a value
-/// (`var.NAME`, `data.TYPE.NAME`, `aws_instance.NAME`...).
-fn names_to_skip(root: &str, resource_types: &BTreeSet<String>) -> usize {
+/// The attribute names expressions read from values.
+#[derive(Clone, Debug, Default)]
+pub struct ReadNames {
+    /// Read from a resource (`aws_instance.web.private_ip`, `aws_instance.web[0].x`), by
+    /// type (`aws_instance`, `data.aws_ami`).
+    pub by_type: BTreeMap<String, BTreeSet<String>>,
+    /// Read from inside a resource's attribute (`aws_instance.web.root_block_device[0].x`).
+    pub nested: BTreeSet<String>,
+    /// Read from any other value (`each.value.id`, `s.arn` in a `for`, `var.vpc.cidr`,
+    /// `module.net.vpc.cidr_block`), which may be a resource.
+    pub indirect: BTreeSet<String>,
+}
+
+/// How a traversal's root is followed by names: how many name the object (not read from
+/// a value), and which type the next one is read from.
+fn root_names(root: &str, resource_types: &BTreeSet<String>) -> (usize, Option<String>) {
     match root {
-        "var" | "local" | "each" | "count" | "path" | "terraform" | "self" => 1,
-        "data" | "module" => 2,
-        r if resource_types.contains(r) => 1,
-        _ => 0,
+        "count" | "path" | "terraform" | "self" => (usize::MAX, None),
+        "var" | "local" | "each" => (1, None),
+        "module" => (2, None),
+        "data" => (2, Some("data".to_string())),
+        r if resource_types.contains(r) => (1, Some(r.to_string())),
+        _ => (0, None),
     }
 }
 
 /// Adds to `out` every attribute name `expr` reads from a value (see the module docs).
-pub fn read_attributes(expr: &Expr, resource_types: &BTreeSet<String>, out: &mut BTreeSet<String>) {
+pub fn read_attributes(expr: &Expr, resource_types: &BTreeSet<String>, out: &mut ReadNames) {
     let range = expr.range();
     if range.filename.ends_with(".json") {
         // A JSON expression: its strings are templates.
@@ -192,7 +207,7 @@ pub fn read_attributes(expr: &Expr, resource_types: &BTreeSet<String>, out: &mut
     }
 }
 
-fn walk_expr(e: &Expression, types: &BTreeSet<String>, out: &mut BTreeSet<String>, depth: usize) {
+fn walk_expr(e: &Expression, types: &BTreeSet<String>, out: &mut ReadNames, depth: usize) {
     if depth > MAX_EXPR_DEPTH {
         return;
     }
@@ -222,19 +237,39 @@ fn walk_expr(e: &Expression, types: &BTreeSet<String>, out: &mut BTreeSet<String
         }
         Expression::FuncCall(f) => f.args.iter().for_each(|a| walk_expr(a, types, out, d)),
         Expression::Traversal(t) => {
-            let skip = match &t.expr {
-                Expression::Variable(v) => names_to_skip(v.value().as_str(), types),
+            let (skip, mut of_type) = match &t.expr {
+                Expression::Variable(v) => root_names(v.value().as_str(), types),
                 other => {
                     walk_expr(other, types, out, d);
-                    0
+                    (0, None)
                 }
             };
             let mut attrs = 0;
             for op in &t.operators {
                 match op.value() {
                     TraversalOperator::GetAttr(name) => {
-                        if attrs >= skip {
-                            out.insert(name.value().as_str().to_string());
+                        let name = name.value().as_str();
+                        if attrs == 0 && of_type.as_deref() == Some("data") {
+                            of_type = Some(format!("data.{name}"));
+                        }
+                        if attrs == skip {
+                            match &of_type {
+                                Some(t) => {
+                                    out.by_type
+                                        .entry(t.clone())
+                                        .or_default()
+                                        .insert(name.to_string());
+                                }
+                                None => {
+                                    out.indirect.insert(name.to_string());
+                                }
+                            }
+                        } else if attrs > skip {
+                            if of_type.is_some() {
+                                out.nested.insert(name.to_string());
+                            } else {
+                                out.indirect.insert(name.to_string());
+                            }
                         }
                         attrs += 1;
                     }
@@ -261,7 +296,7 @@ fn walk_expr(e: &Expression, types: &BTreeSet<String>, out: &mut BTreeSet<String
     }
 }
 
-fn walk_template(t: &Template, types: &BTreeSet<String>, out: &mut BTreeSet<String>, depth: usize) {
+fn walk_template(t: &Template, types: &BTreeSet<String>, out: &mut ReadNames, depth: usize) {
     if depth > MAX_EXPR_DEPTH {
         return;
     }

@@ -37,9 +37,10 @@ fn value_at(
     let names = body.item_names();
     let mut schema = names.schema();
     if top {
-        schema
-            .attributes
-            .retain(|a| !META_ATTRS.contains(&a.name.as_str()));
+        // In the JSON syntax the meta blocks read as arguments.
+        schema.attributes.retain(|a| {
+            !META_ATTRS.contains(&a.name.as_str()) && !META_BLOCKS.contains(&a.name.as_str())
+        });
         schema
             .blocks
             .retain(|b| !META_BLOCKS.contains(&b.type_name.as_str()));
