@@ -1356,9 +1356,11 @@ struct Run<'t> {
 impl Run<'_> {
     fn node(&mut self, (c, item): NodeId) {
         let insts = self.by_config.get(c).cloned().unwrap_or_default();
+        // The caller's scope of a module's inputs, once per calling instance.
+        let mut callers: BTreeMap<usize, EvalContext> = BTreeMap::new();
         for i in insts {
             match item {
-                Item::Var(v) => self.var(i, v),
+                Item::Var(v) => self.var(i, v, &mut callers),
                 Item::Local(l) => self.local(i, l),
                 Item::Resource(r) => self.resource(i, r),
                 Item::Call(ci) => self.call(i, ci),
@@ -1556,7 +1558,7 @@ impl Run<'_> {
         }
     }
 
-    fn var(&mut self, i: usize, vi: usize) {
+    fn var(&mut self, i: usize, vi: usize, callers: &mut BTreeMap<usize, EvalContext>) {
         let config = self.insts[i].config;
         let Some(parent) = self.insts[i].parent else {
             return; // the root's values are given
@@ -1579,8 +1581,20 @@ impl Run<'_> {
                     .get(&(config, Item::Var(vi)))
                     .map(|n| n.refs.clone())
                     .unwrap_or_default();
-                let iteration = self.insts[i].iteration.clone();
-                let ctx = self.ctx(parent, &refs, &iteration);
+                let caller = match callers.get(&parent) {
+                    Some(c) => c.clone(),
+                    None => {
+                        let c = self.ctx(parent, &refs, &BTreeMap::new());
+                        callers.insert(parent, c.clone());
+                        c
+                    }
+                };
+                let iteration = &self.insts[i].iteration;
+                let ctx = if iteration.is_empty() {
+                    caller
+                } else {
+                    caller.child(iteration.clone())
+                };
                 let (value, d) = attr.expr.value(&ctx);
                 let failed = has_errors(&d);
                 self.push_diags(d);
@@ -1863,7 +1877,11 @@ impl Run<'_> {
         };
         let mut instance_values = Vec::new();
         for (key, iteration) in exp.instances() {
-            let inst_ctx = self.ctx(i, &refs, &iteration);
+            let inst_ctx = if iteration.is_empty() {
+                ctx.clone()
+            } else {
+                ctx.child(iteration.clone())
+            };
             let body = values::instance_body(&bodies, &inst_ctx);
             let (args, d) = values::body_value(&body, &inst_ctx, true);
             self.push_diags(d);
