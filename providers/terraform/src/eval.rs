@@ -602,6 +602,7 @@ impl Graph {
                 let scope = Scope {
                     count: values::meta_attr(&bodies, "count").is_some(),
                     each: values::meta_attr(&bodies, "for_each").is_some(),
+                    input_of: None,
                 };
                 let mut found = Vec::new();
                 for b in &bodies {
@@ -627,6 +628,7 @@ impl Graph {
                 let scope = Scope {
                     count: attrs.contains_key("count"),
                     each: attrs.contains_key("for_each"),
+                    input_of: None,
                 };
                 let child = config.children.get(&i).copied().flatten();
                 let mut found = Vec::new();
@@ -651,7 +653,11 @@ impl Graph {
                                 bound: Vec::new(),
                             }];
                             for r in refs::references(&f) {
-                                resolve(tree, c, Item::Call(i), &r, scope, &mut info, &mut errors);
+                                let input = Scope {
+                                    input_of: Some(i),
+                                    ..scope
+                                };
+                                resolve(tree, c, Item::Call(i), &r, input, &mut info, &mut errors);
                             }
                             found_all.extend(f);
                         }
@@ -866,12 +872,16 @@ fn node_name(tree: &Tree, (c, item): NodeId) -> String {
 struct Scope {
     count: bool,
     each: bool,
+    /// Resolving an input of this module call (in the caller): its outputs may feed its
+    /// other inputs, as in Terraform, whose graph has one node per output and input.
+    input_of: Option<usize>,
 }
 
 impl Scope {
     const NONE: Scope = Scope {
         count: false,
         each: false,
+        input_of: None,
     };
 }
 
@@ -996,7 +1006,9 @@ fn resolve(
                 ));
                 return;
             };
-            dep((c, Item::Call(ci)), info, errors);
+            if scope.input_of != Some(ci) {
+                dep((c, Item::Call(ci)), info, errors);
+            }
             if let Some(Some(child)) = config.children.get(&ci) {
                 let outputs = &tree.configs[*child].module.outputs;
                 let named = r.steps.iter().skip(2).find_map(|s| match s {

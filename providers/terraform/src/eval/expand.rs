@@ -50,7 +50,7 @@ pub fn hcl_quoted(s: &str) -> String {
                     out.push(c);
                 }
             }
-            c if c.is_control() => {
+            c if !go_printable(c) => {
                 let n = c as u32;
                 if n < 0x10000 {
                     out.push_str(&format!("\\u{n:04x}"));
@@ -63,6 +63,33 @@ pub fn hcl_quoted(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// Go's `unicode.IsPrint`, closely: letters, marks, numbers, punctuation, symbols and the
+/// ASCII space; not control, format, separator or private-use characters.
+fn go_printable(c: char) -> bool {
+    if c == ' ' {
+        return true;
+    }
+    if c.is_control() || c.is_whitespace() {
+        return false;
+    }
+    !matches!(
+        c as u32,
+        0xAD | 0x600..=0x605
+            | 0x61C
+            | 0x6DD
+            | 0x70F
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0xE000..=0xF8FF
+            | 0xF0000..=0x10FFFF
+    )
 }
 
 /// How a block expands.
@@ -283,6 +310,10 @@ mod tests {
         assert_eq!(Key::Str("a\"b\\".into()).suffix(), "[\"a\\\"b\\\\\"]");
         assert_eq!(Key::Str("${x}".into()).suffix(), "[\"$${x}\"]");
         assert_eq!(Key::Int(3).suffix(), "[3]");
+        assert_eq!(
+            Key::Str("a\u{a0}b\u{200b}".into()).suffix(),
+            "[\"a\\u00a0b\\u200b\"]"
+        );
         assert_eq!(Key::Unknown.suffix(), "[*]");
     }
 }
