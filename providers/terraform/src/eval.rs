@@ -28,7 +28,7 @@
 pub mod expand;
 mod funcs;
 pub mod policy;
-mod refs;
+pub(crate) mod refs;
 pub mod values;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -10,9 +10,11 @@
 //!   without `not_null` for any other attribute;
 //! - a string built from one (`"${aws_s3_bucket.b.arn}/*"`) is `{"$unknown": "built from
 //!   arn of aws_s3_bucket.b, known after apply"}`;
-//! - any other unknown value is `{"$unknown": "known after apply"}` (a computed attribute,
-//!   an impure function, a variable without a value, what depends on an unknown `count` or
-//!   `for_each`).
+//! - any other unknown value says why when its argument's expression shows it: `depends on
+//!   var.x, which has no value` (a root variable without a value), `depends on count.index,
+//!   not known before apply (...)` (an unknown `count`/`for_each`), `timestamp() is known
+//!   only when Terraform runs`, `file() reads a file outside the Terraform directory, ...`;
+//!   else `{"$unknown": "known after apply"}` (a computed attribute).
 //!
 //! In the JSON syntax every property of a resource is an argument (only a provider's
 //! schema tells a nested block there), so a block written as a JSON object is an object.
@@ -112,8 +114,46 @@ fn unknown_reason(expr: &Expr, instance: &Instance) -> String {
             _ => {}
         }
     }
+    // A function is the cause only when nothing else the expression reads can be.
+    let only_constants = expr.variables().iter().all(|(steps, _)| {
+        matches!(steps.first(), Some(TraverseStep::Root(r)) if r == "path" || r == "terraform")
+    });
+    if !only_constants {
+        return UNKNOWN.to_string();
+    }
+    let mut names = crate::eval::refs::ReadNames::default();
+    crate::eval::refs::read_attributes(expr, &Default::default(), &mut names);
+    for (function, reason) in FUNCTION_REASONS {
+        if names.functions.contains(*function) {
+            return format!("{function}() {reason}");
+        }
+    }
     UNKNOWN.to_string()
 }
+
+const NOT_READ: &str =
+    "reads a file outside the Terraform directory, which cloudspec does not read";
+const NOT_LOOKED: &str = "looks outside the Terraform directory, where cloudspec does not look";
+const AT_RUN: &str = "is known only when Terraform runs";
+
+/// Why a function's result may be unknown.
+const FUNCTION_REASONS: &[(&str, &str)] = &[
+    ("timestamp", AT_RUN),
+    ("plantimestamp", AT_RUN),
+    ("uuid", AT_RUN),
+    ("bcrypt", AT_RUN),
+    ("file", NOT_READ),
+    ("filebase64", NOT_READ),
+    ("fileexists", NOT_LOOKED),
+    ("fileset", NOT_LOOKED),
+    ("templatefile", NOT_READ),
+    ("filemd5", NOT_READ),
+    ("filesha1", NOT_READ),
+    ("filesha256", NOT_READ),
+    ("filesha512", NOT_READ),
+    ("filebase64sha256", NOT_READ),
+    ("filebase64sha512", NOT_READ),
+];
 
 /// A value in the inventory's JSON form (identities and unknowns as `$unknown`).
 pub fn to_json(v: &Value, depth: usize) -> Json {

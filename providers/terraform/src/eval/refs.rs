@@ -160,6 +160,8 @@ pub struct ReadNames {
     /// Read from any other value (`each.value.id`, `s.arn` in a `for`, `var.vpc.cidr`,
     /// `module.net.vpc.cidr_block`), which may be a resource.
     pub indirect: BTreeSet<String>,
+    /// The functions called.
+    pub functions: BTreeSet<String>,
 }
 
 /// How a traversal's root is followed by names: how many name the object (not read from
@@ -235,7 +237,10 @@ fn walk_expr(e: &Expression, types: &BTreeSet<String>, out: &mut ReadNames, dept
             walk_expr(&c.true_expr, types, out, d);
             walk_expr(&c.false_expr, types, out, d);
         }
-        Expression::FuncCall(f) => f.args.iter().for_each(|a| walk_expr(a, types, out, d)),
+        Expression::FuncCall(f) => {
+            out.functions.insert(f.name.name.as_str().to_string());
+            f.args.iter().for_each(|a| walk_expr(a, types, out, d));
+        }
         Expression::Traversal(t) => {
             let (skip, mut of_type) = match &t.expr {
                 Expression::Variable(v) => root_names(v.value().as_str(), types),

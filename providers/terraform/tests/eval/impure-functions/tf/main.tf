@@ -7,3 +7,9 @@ resource "aws_s3_object" "o" {
   pure    = uuidv5("dns", "example.com")
   ws      = terraform.workspace
 }
+resource "aws_instance" "i" {
+  ami = "ami-1"
+}
+resource "aws_s3_object" "computed_argument" {
+  content = templatefile("${path.module}/t.tftpl", { ip = aws_instance.i.private_ip })
+}
