@@ -25,6 +25,20 @@
 //! Values of blocks are built without a schema ([`values`]); Terraform's own functions
 //! (files confined to the tree, impure ones unknown) are in `funcs.rs`.
 //!
+//! Where cloudspec departs from Terraform, on purpose:
+//!
+//! - an unknown `count`/`for_each` (or keys made from computed ids) is one instance
+//!   `ADDR[*]` and a warning, where `terraform plan` stops (design decision 7);
+//! - without provider schemas, a resource's value holds every attribute any expression
+//!   reads from a resource (unknown when not configured), so a misspelled attribute is
+//!   unknown rather than "Unsupported attribute";
+//! - a module call's `providers` map is consulted first, and default (unaliased)
+//!   configurations are still inherited through it;
+//! - a module that includes itself is an error naming the calls (`terraform init` recurses
+//!   until the file system refuses);
+//! - an installed remote module is found by its key in `modules.json` alone (its recorded
+//!   `Source` is not compared with the configuration's).
+//!
 //! One HCL budget counts the work of the whole evaluation; instances are bounded per block
 //! ([`MAX_INSTANCES_PER_BLOCK`]) and in all ([`MAX_INSTANCES`]).
 
