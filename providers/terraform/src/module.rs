@@ -250,10 +250,16 @@ pub fn load_in(root: &Path, dir: &Path, prefix: &str) -> Result<Module, Failure>
         files.push((shown_file, is_override(name), text));
     }
     if files.is_empty() {
-        return Err(Failure::message(format!(
-            "{}: no Terraform configuration files (*.tf, *.tf.json) in this directory",
-            input::escape_control(&shown)
-        )));
+        return Err(Failure::message(if prefix.is_empty() {
+            "no Terraform configuration files (*.tf, *.tf.json) in the Terraform directory"
+                .to_string()
+        } else {
+            format!(
+                "{}: no Terraform configuration files (*.tf, *.tf.json) in this module \
+                 directory",
+                input::escape_control(&shown)
+            )
+        }));
     }
     let mut module = parse_module(&files)?;
     module.dir = dir.to_path_buf();
@@ -271,7 +277,33 @@ pub fn read_text(path: &Path, shown: &str, what: &'static str) -> Result<String,
     })?;
     let bytes = input::read_limited(file, shown, input::MAX_HCL_BYTES, what)
         .map_err(|e| Failure::message(e.to_string()))?;
-    input::into_text(bytes, shown, what).map_err(|e| Failure::message(e.to_string()))
+    input::into_text(bytes, shown, what).map_err(|e| {
+        // Positioned like every other error: `FILE:LINE:COL: error: ...`.
+        let (line, column, summary) = match &e {
+            input::InputError::Binary { line, column, .. } => {
+                (*line, *column, "not a text file (a NUL byte)")
+            }
+            input::InputError::NotUtf8 { line, column, .. } => (*line, *column, "invalid UTF-8"),
+            _ => return Failure::message(e.to_string()),
+        };
+        let at = cloudspec_hcl::Pos {
+            line,
+            column,
+            byte: 0,
+        };
+        let range = Range {
+            filename: shown.to_string(),
+            start: at,
+            end: at,
+        };
+        Failure {
+            diagnostics: vec![Diagnostic::error(
+                summary,
+                format!("{what} must be UTF-8 text"),
+                Some(range),
+            )],
+        }
+    })
 }
 
 /// Parses the files of one module (`(name, is_override, text)`, in name order) into its
