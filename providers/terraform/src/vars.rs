@@ -89,8 +89,6 @@ pub fn var_type(v: &Variable) -> (VarType, Vec<Diagnostic>) {
 /// Where a value came from, for messages.
 #[derive(Clone, Debug)]
 pub enum Source {
-    /// The variable's default.
-    Default,
     /// A file or an expression in one: the value's range.
     File(Range),
     /// `TF_VAR_name`.
@@ -126,7 +124,7 @@ pub fn finalize(
             v.name
         )),
         Source::Cli => Some(format!("set using --var=\"{}=...\"", v.name)),
-        Source::Default | Source::File(_) => None,
+        Source::File(_) => None,
     };
     let subject = match &given.source {
         Source::File(r) => r.clone(),
@@ -315,15 +313,7 @@ pub fn root_values(
                 )));
             }
         }
-        read_var_file(
-            module,
-            path,
-            name,
-            &types,
-            &mut given,
-            &mut errors,
-            &mut warnings,
-        )?;
+        read_var_file(path, name, &types, &mut given, &mut errors, &mut warnings)?;
     }
     for arg in args {
         match arg {
@@ -352,15 +342,7 @@ pub fn root_values(
             }
             VarArg::File(path) => {
                 let shown = cloudspec_model::input::display_path(path);
-                read_var_file(
-                    module,
-                    path,
-                    &shown,
-                    &types,
-                    &mut given,
-                    &mut errors,
-                    &mut warnings,
-                )?;
+                read_var_file(path, &shown, &types, &mut given, &mut errors, &mut warnings)?;
             }
         }
     }
@@ -413,7 +395,6 @@ pub fn unset_warning(v: &Variable) -> Diagnostic {
 
 #[allow(clippy::too_many_arguments)]
 fn read_var_file(
-    module: &Module,
     path: &Path,
     shown: &str,
     types: &BTreeMap<&str, VarType>,
@@ -472,6 +453,5 @@ fn read_var_file(
             },
         );
     }
-    let _ = module;
     Ok(())
 }
