@@ -631,6 +631,8 @@ pub(super) fn resolve(
             )),
             None => errors.push(cannot_access("each")),
         },
+        // Ephemeral resources (Terraform 1.10) are not loaded: what they give is unknown.
+        "ephemeral" => {}
         "self" => errors.push(error(
             "Invalid \"self\" reference",
             "The \"self\" object is not available in this context. This object can be used only \

@@ -190,7 +190,7 @@ impl Run<'_> {
                         }
                     }
                 }
-                "path" | "terraform" | "count" | "each" | "self" => {}
+                "path" | "terraform" | "count" | "each" | "self" | "ephemeral" => {}
                 t => {
                     if let Some(n) = r.attr(1) {
                         if let Some(ri) = m
@@ -226,6 +226,7 @@ impl Run<'_> {
         let config = &self.tree.configs[self.insts[i].config];
         vars.insert("local".into(), Value::Object(locals));
         vars.insert("module".into(), Value::Object(modules));
+        vars.insert("ephemeral".into(), Value::dynamic());
         vars.insert(
             "data".into(),
             Value::Object(
