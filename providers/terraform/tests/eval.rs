@@ -272,3 +272,73 @@ output "ips" {
     let took = start.elapsed();
     assert!(took < Duration::from_secs(20), "took {took:?}");
 }
+
+/// The contract with the mappings: an instance's body, decoded with a schema and evaluated
+/// in its scope, gives the configured values, `each`/`count` of that instance, expanded
+/// `dynamic` blocks and identities that name the instance they come from.
+#[test]
+fn an_instance_body_decodes_in_its_scope() {
+    use cloudspec_hcl::body::{AttributeSchema, BlockHeaderSchema, BodySchema};
+    use cloudspec_hcl::Value;
+    use cloudspec_terraform::identity;
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("main.tf"),
+        r#"
+resource "aws_vpc" "main" {
+  cidr_block = "10.0.0.0/16"
+}
+resource "aws_subnet" "s" {
+  for_each   = { a = "10.0.1.0/24" }
+  vpc_id     = aws_vpc.main.id
+  cidr_block = each.value
+  dynamic "tag" {
+    for_each = ["x", "y"]
+    content {
+      name = "${each.key}-${tag.value}"
+    }
+  }
+}
+"#,
+    )
+    .unwrap();
+    let evaluated = evaluate(&Options {
+        root: dir.path().to_path_buf(),
+        ..Options::default()
+    })
+    .unwrap();
+    let subnet = &evaluated.instances[1];
+    assert_eq!(subnet.address, "aws_subnet.s[\"a\"]");
+    let schema = BodySchema {
+        attributes: vec![
+            AttributeSchema::new("vpc_id", false),
+            AttributeSchema::new("cidr_block", false),
+        ],
+        blocks: vec![BlockHeaderSchema::new("tag", Vec::<String>::new())],
+    };
+    let (content, _, diags) = subnet.body.partial_content(&schema);
+    assert!(diags.is_empty(), "{diags:?}");
+    let value = |name: &str| content.attributes[name].expr.value(&subnet.ctx).0;
+    let vpc_id = value("vpc_id");
+    assert_eq!(
+        identity::parse(vpc_id.as_str().unwrap()),
+        Some(("aws_vpc.main", "id"))
+    );
+    assert_eq!(value("cidr_block"), Value::string("10.0.1.0/24"));
+    let names: Vec<Value> = content
+        .blocks
+        .iter()
+        .map(|b| {
+            // With a schema, as hcldec decodes (`just_attributes` of a generated block is
+            // its original body's, without the iterator: HCL's dynblock).
+            let schema = BodySchema {
+                attributes: vec![AttributeSchema::new("name", true)],
+                blocks: Vec::new(),
+            };
+            let (attrs, _) = b.body.content(&schema);
+            attrs.attributes["name"].expr.value(&subnet.ctx).0
+        })
+        .collect();
+    assert_eq!(names, vec![Value::string("a-x"), Value::string("a-y")]);
+}
