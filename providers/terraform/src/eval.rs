@@ -128,6 +128,7 @@ fn evaluate_here(options: &Options) -> Result<Evaluated, Failure> {
     let files = funcs::Files {
         root: root.clone(),
         warnings: Arc::new(Mutex::new(Vec::new())),
+        entries_seen: Arc::default(),
     };
     let base = EvalContext::new().with_functions(Arc::new(funcs::table(&files)));
     let mut run = Run {

@@ -342,3 +342,41 @@ resource "aws_subnet" "s" {
         .collect();
     assert_eq!(names, vec![Value::string("a-x"), Value::string("a-y")]);
 }
+
+/// Hostile: `fileset` in a `for` walks the tree again for every element; the walks of one
+/// evaluation are bounded together.
+#[test]
+fn repeated_fileset_walks_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    for d in 0..20 {
+        let sub = dir.path().join(format!("d{d}"));
+        std::fs::create_dir(&sub).unwrap();
+        for f in 0..100 {
+            std::fs::write(sub.join(format!("f{f}.txt")), "").unwrap();
+        }
+    }
+    std::fs::write(
+        dir.path().join("main.tf"),
+        r#"locals {
+  all = [for i in range(200) : length(fileset(path.module, "**/*.txt"))]
+}
+resource "aws_s3_bucket" "b" {
+  bucket = local.all[0]
+}
+"#,
+    )
+    .unwrap();
+    let start = Instant::now();
+    let failure = evaluate(&Options {
+        root: dir.path().to_path_buf(),
+        ..Options::default()
+    })
+    .unwrap_err();
+    assert!(
+        failure
+            .to_string()
+            .contains("fileset calls looked at more than 300000 files and directories in all"),
+        "{failure}"
+    );
+    assert!(start.elapsed() < Duration::from_secs(20));
+}

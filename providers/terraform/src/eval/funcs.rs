@@ -23,6 +23,9 @@ use crate::vars::warning;
 
 /// At most this many directory entries are looked at by one `fileset` call.
 pub const MAX_FILESET_ENTRIES: usize = 100_000;
+/// At most this many directory entries are looked at by all `fileset` calls of one
+/// evaluation (a `for` over `fileset` calls repeats the walk).
+pub const MAX_FILESET_ENTRIES_IN_ALL: usize = 300_000;
 
 /// Where files are read from, and where warnings go.
 #[derive(Clone, Debug)]
@@ -31,6 +34,8 @@ pub struct Files {
     pub root: PathBuf,
     /// Warnings of file functions (paths outside the tree), in the order they happened.
     pub warnings: Arc<Mutex<Vec<Diagnostic>>>,
+    /// Directory entries `fileset` looked at so far.
+    pub entries_seen: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// A path resolved inside the tree, or why not.
@@ -427,12 +432,27 @@ fn fileset(files: &Files) -> Function {
             let base = clean(&base);
             let mut found = BTreeSet::new();
             let mut seen = 0usize;
-            for pattern in expand_braces(pattern) {
-                let full = clean(&base.join(&pattern));
-                if !glob_one(&files.root, &base, &full, &mut found, &mut seen)? {
-                    files.warn_outside("fileset", path);
-                    return Ok(Value::Unknown(Type::set(Type::String)));
+            let result = (|| {
+                for pattern in expand_braces(pattern) {
+                    let full = clean(&base.join(&pattern));
+                    if !glob_one(&files.root, &base, &full, &mut found, &mut seen)? {
+                        return Ok(false);
+                    }
                 }
+                Ok(true)
+            })();
+            let before = files
+                .entries_seen
+                .fetch_add(seen, std::sync::atomic::Ordering::Relaxed);
+            if before.saturating_add(seen) > MAX_FILESET_ENTRIES_IN_ALL {
+                return Err(FuncError::new(format!(
+                    "fileset calls looked at more than {MAX_FILESET_ENTRIES_IN_ALL} files and \
+                     directories in all"
+                )));
+            }
+            if !result? {
+                files.warn_outside("fileset", path);
+                return Ok(Value::Unknown(Type::set(Type::String)));
             }
             let mut out = Vec::new();
             for m in found {
