@@ -1156,9 +1156,209 @@ fn sort_types(types: &[Type]) -> Vec<usize> {
     result
 }
 
+// ---------------------------------------------------------------------------------------
+// Defaults of optional attributes (`typeexpr.Defaults`)
+
+/// The defaults of a type constraint's optional attributes (HCL's `typeexpr.Defaults`):
+/// built from the type and the `(path, value)` pairs of its `optional(T, DEFAULT)`
+/// attributes ([`Type::from_expr_with_defaults`], defaults evaluated), applied to a value
+/// before it is converted to the type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Defaults {
+    ty: Type,
+    values: BTreeMap<String, Value>,
+    /// Keyed by attribute name (objects), tuple index, or `""` (list, set and map
+    /// elements).
+    children: BTreeMap<String, Defaults>,
+}
+
+impl Defaults {
+    /// The defaults of `ty` given the paths of its defaults (steps as in
+    /// [`Type::from_expr_with_optional`]: attribute names, `"*"` for collection elements,
+    /// tuple indices). `None` when there are none.
+    pub fn new(ty: &Type, defaults: &[(Vec<String>, Value)]) -> Option<Defaults> {
+        let mut root = Defaults::of(ty.clone());
+        for (path, value) in defaults {
+            root.insert(path, value.clone());
+        }
+        (!root.is_empty()).then_some(root)
+    }
+
+    fn of(ty: Type) -> Defaults {
+        Defaults {
+            ty,
+            values: BTreeMap::new(),
+            children: BTreeMap::new(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.children.is_empty()
+    }
+
+    fn insert(&mut self, path: &[String], value: Value) {
+        match path {
+            [] => {}
+            [name] => {
+                self.values.insert(name.clone(), value);
+            }
+            [step, rest @ ..] => {
+                let (key, ty) = match &self.ty {
+                    Type::Object(atys) => (step.clone(), atys.get(step).cloned()),
+                    Type::List(e) | Type::Set(e) | Type::Map(e) => {
+                        (String::new(), Some((**e).clone()))
+                    }
+                    Type::Tuple(etys) => (
+                        step.clone(),
+                        step.parse::<usize>()
+                            .ok()
+                            .and_then(|i| etys.get(i).cloned()),
+                    ),
+                    _ => return,
+                };
+                let Some(ty) = ty else { return };
+                self.children
+                    .entry(key)
+                    .or_insert_with(|| Defaults::of(ty))
+                    .insert(rest, value);
+            }
+        }
+    }
+
+    /// `Defaults.Apply`: missing or null optional attributes get their defaults, at any
+    /// depth; null and unknown values are left alone.
+    pub fn apply(&self, v: &Value) -> Value {
+        self.apply_depth(v, 0)
+    }
+
+    fn child(&self, key: &str) -> Option<&Defaults> {
+        match &self.ty {
+            Type::List(_) | Type::Set(_) | Type::Map(_) => self.children.get(""),
+            Type::Tuple(_) | Type::Object(_) => self.children.get(key),
+            _ => None,
+        }
+    }
+
+    fn apply_depth(&self, v: &Value, depth: usize) -> Value {
+        if depth > MAX_DEPTH || v.is_null() || v.is_unknown() || self.is_empty() {
+            return v.clone();
+        }
+        let d = depth + 1;
+        match v {
+            Value::List(_, elems) | Value::Set(_, elems) | Value::Tuple(elems) => {
+                let values: Vec<Value> = elems
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| match self.child(&i.to_string()) {
+                        Some(c) => c.apply_depth(e, d),
+                        None => e.clone(),
+                    })
+                    .collect();
+                match v {
+                    Value::List(ety, _) | Value::Set(ety, _) if values.is_empty() => match v {
+                        Value::Set(..) => Value::Set(ety.clone(), values),
+                        _ => Value::List(ety.clone(), values),
+                    },
+                    Value::List(..) | Value::Set(..) => match unify_values(&values) {
+                        Some((ety, converted)) if matches!(v, Value::Set(..)) => {
+                            Value::set(ety, converted)
+                        }
+                        Some((ety, converted)) => Value::List(ety, converted),
+                        None => Value::Tuple(values),
+                    },
+                    _ => Value::Tuple(values),
+                }
+            }
+            Value::Map(_, attrs) | Value::Object(attrs) => {
+                let mut values: BTreeMap<String, Value> = attrs
+                    .iter()
+                    .map(|(k, e)| {
+                        let e = match self.child(k) {
+                            Some(c) => c.apply_depth(e, d),
+                            None => e.clone(),
+                        };
+                        (k.clone(), e)
+                    })
+                    .collect();
+                for (key, default) in &self.values {
+                    if values.get(key).is_none_or(Value::is_null) {
+                        let filled = match self.children.get(key) {
+                            Some(c) => c.apply_depth(default, d),
+                            None => default.clone(),
+                        };
+                        values.insert(key.clone(), filled);
+                    }
+                }
+                if let Value::Map(ety, _) = v {
+                    if values.is_empty() {
+                        return Value::Map(ety.clone(), values);
+                    }
+                    let list: Vec<Value> = values.values().cloned().collect();
+                    if let Some((ety, converted)) = unify_values(&list) {
+                        return Value::Map(ety, values.into_keys().zip(converted).collect());
+                    }
+                }
+                Value::Object(values)
+            }
+            _ => v.clone(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn defaults_fill_missing_and_null_optional_attributes_at_any_depth() {
+        use crate::syntax::{parse_expr, SourceFile};
+        let src = SourceFile::new(
+            "t.tf",
+            "object({ a = optional(string, \"da\"), inner = optional(object({ b = optional(number, 7) })), l = optional(list(object({ z = optional(bool, true), w = string })), []) })",
+        );
+        let expr = parse_expr(&src).unwrap();
+        let tc = Type::from_expr_with_defaults(&expr).unwrap();
+        let defaults: Vec<(Vec<String>, Value)> = tc
+            .defaults
+            .iter()
+            .map(|(p, e)| {
+                (
+                    p.clone(),
+                    crate::eval::expr(e, &crate::eval::EvalContext::empty(), &src).0,
+                )
+            })
+            .collect();
+        let d = Defaults::new(&tc.ty, &defaults).unwrap();
+        let given = Value::object_from([(
+            "l",
+            Value::Tuple(vec![
+                Value::object_from([("w", Value::string("1"))]),
+                Value::object_from([("w", Value::string("2")), ("z", Value::Bool(false))]),
+            ]),
+        )]);
+        let applied = d.apply(&given);
+        let converted = convert_with_optional(&applied, &tc.ty, &tc.optional).unwrap();
+        let expected = convert(
+            &Value::object_from([
+                ("a", Value::string("da")),
+                ("inner", Value::Null(Type::object([("b", Type::Number)]))),
+                (
+                    "l",
+                    Value::Tuple(vec![
+                        Value::object_from([("w", Value::string("1")), ("z", Value::Bool(true))]),
+                        Value::object_from([("w", Value::string("2")), ("z", Value::Bool(false))]),
+                    ]),
+                ),
+            ]),
+            &tc.ty,
+        )
+        .unwrap();
+        assert_eq!(converted, expected);
+        // Null is left alone (a nullable variable may be null).
+        assert!(d.apply(&Value::Null(tc.ty.clone())).is_null());
+        // Without defaults, two arguments to optional() are an error.
+        assert!(Type::from_expr_with_optional(&expr).is_err());
+    }
 
     fn n(s: &str) -> Value {
         Value::Number(Number::parse(s).unwrap_or_else(Number::zero))

@@ -13,6 +13,7 @@ pub mod hcldec;
 pub mod json;
 pub mod number;
 mod suggest;
+pub use suggest::name_suggestion;
 pub mod syntax;
 pub mod types;
 pub mod value;

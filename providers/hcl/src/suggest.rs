@@ -2,7 +2,7 @@
 //! the evaluator, body decoding and the JSON parser all use it, and it uses none of them.
 
 /// HCL's `nameSuggestion`: the first candidate (in the order given) within edit distance 2.
-pub(crate) fn name_suggestion<S: AsRef<str>>(given: &str, candidates: &[S]) -> Option<String> {
+pub fn name_suggestion<S: AsRef<str>>(given: &str, candidates: &[S]) -> Option<String> {
     candidates
         .iter()
         .map(AsRef::as_ref)

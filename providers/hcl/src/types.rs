@@ -225,7 +225,7 @@ impl Type {
     /// required: [`Type`] does not carry optional markers; see
     /// [`Type::from_expr_with_optional`]).
     pub fn from_expr(expr: &Expression) -> Result<Type, String> {
-        type_from_expr(expr, 0, &mut Vec::new(), &mut Vec::new())
+        type_from_expr(expr, 0, &mut Vec::new(), &mut Vec::new(), None)
     }
 
     /// As [`Type::from_expr`], also returning the paths of object attributes declared
@@ -234,10 +234,40 @@ impl Type {
     /// optional attribute's name.
     pub fn from_expr_with_optional(expr: &Expression) -> Result<(Type, Vec<Vec<String>>), String> {
         let mut opts = Vec::new();
-        let t = type_from_expr(expr, 0, &mut Vec::new(), &mut opts)?;
+        let t = type_from_expr(expr, 0, &mut Vec::new(), &mut opts, None)?;
         Ok((t, opts))
     }
+
+    /// `typeexpr.TypeConstraintWithDefaults` (Terraform's variable types): as
+    /// [`Type::from_expr_with_optional`], and `optional(T, DEFAULT)` also gives its default:
+    /// the attribute path (steps as for the optional paths, ending with the attribute's
+    /// name) and the default's expression, for the caller to evaluate as a constant and
+    /// apply with [`crate::convert::apply_defaults`].
+    pub fn from_expr_with_defaults(expr: &Expression) -> Result<TypeConstraint, String> {
+        let mut optional = Vec::new();
+        let mut defaults = Vec::new();
+        let ty = type_from_expr(expr, 0, &mut Vec::new(), &mut optional, Some(&mut defaults))?;
+        Ok(TypeConstraint {
+            ty,
+            optional,
+            defaults,
+        })
+    }
 }
+
+/// A type constraint with `optional()` attributes and their defaults
+/// ([`Type::from_expr_with_defaults`]).
+#[derive(Clone, Debug)]
+pub struct TypeConstraint {
+    pub ty: Type,
+    /// Paths of the optional attributes.
+    pub optional: Vec<Vec<String>>,
+    /// Paths of the optional attributes that have a default, with the default's
+    /// expression (unevaluated).
+    pub defaults: Vec<(Vec<String>, Expression)>,
+}
+
+impl Type {}
 
 fn from_json_depth(v: &serde_json::Value, depth: usize) -> Result<Type, String> {
     use serde_json::Value as J;
@@ -320,6 +350,7 @@ fn type_from_expr(
     depth: usize,
     path: &mut Vec<String>,
     opts: &mut Vec<Vec<String>>,
+    mut defaults: Option<&mut Vec<(Vec<String>, Expression)>>,
 ) -> Result<Type, String> {
     if depth > MAX_TYPE_DEPTH {
         return Err("The type specification is nested too deeply.".into());
@@ -341,7 +372,7 @@ fn type_from_expr(
     let call = match expr {
         Expression::FuncCall(c) if !c.name.is_namespaced() && !c.args.expand_final() => c,
         Expression::Parenthesis(p) => {
-            return type_from_expr(p.inner(), depth + 1, path, opts);
+            return type_from_expr(p.inner(), depth + 1, path, opts, defaults);
         }
         _ => return Err(NOT_A_TYPE.into()),
     };
@@ -377,7 +408,7 @@ fn type_from_expr(
     match (name, args.first()) {
         ("list" | "set" | "map", Some(arg)) => {
             path.push("*".into());
-            let ety = type_from_expr(arg, depth + 1, path, opts);
+            let ety = type_from_expr(arg, depth + 1, path, opts, defaults);
             path.pop();
             let ety = ety?;
             Ok(match name {
@@ -415,12 +446,23 @@ fn type_from_expr(
                                 p.push(attr_name.clone());
                                 opts.push(p);
                             }
+                            [one, default] if defaults.is_some() => {
+                                aty_expr = one;
+                                let mut p = path.clone();
+                                p.push(attr_name.clone());
+                                opts.push(p.clone());
+                                if let Some(d) = defaults.as_deref_mut() {
+                                    d.push((p, (*default).clone()));
+                                }
+                            }
+                            [_, _] => return Err("Optional attribute modifier expects only one argument: the attribute type.".into()),
+                            _ if defaults.is_some() => return Err("Optional attribute modifier expects at most two arguments: the attribute type, and a default value.".into()),
                             _ => return Err("Optional attribute modifier expects only one argument: the attribute type.".into()),
                         }
                     }
                 }
                 path.push(attr_name.clone());
-                let aty = type_from_expr(aty_expr, depth + 1, path, opts);
+                let aty = type_from_expr(aty_expr, depth + 1, path, opts, defaults.as_deref_mut());
                 path.pop();
                 atys.insert(attr_name, aty?);
             }
@@ -433,7 +475,7 @@ fn type_from_expr(
             let mut etys = Vec::new();
             for (i, e) in arr.iter().enumerate() {
                 path.push(i.to_string());
-                let ety = type_from_expr(e, depth + 1, path, opts);
+                let ety = type_from_expr(e, depth + 1, path, opts, defaults.as_deref_mut());
                 path.pop();
                 etys.push(ety?);
             }

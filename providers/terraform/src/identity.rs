@@ -2,8 +2,9 @@
 //! to) of a managed resource instance is unknown before apply, but it is known *whose* it
 //! is. Terraform tracks that through its graph; here the value itself carries it: a string
 //! that no configuration can write (it starts with a control character), naming the
-//! instance and the attribute. It flows through variables, locals, module outputs,
-//! `each.value` and collections like any string.
+//! instance and the attribute, and ends with another (so that one inside a longer string,
+//! an interpolation, can be read back). It flows through variables, locals, module
+//! outputs, `each.value` and collections like any string.
 //!
 //! Consumers: a mapping's association turns an identity into `{"$ref": ...}` to that
 //! instance; anywhere else an identity is unknown (not null), and a string that merely
@@ -12,8 +13,7 @@
 
 /// The marker every identity starts with.
 const MARK: char = '\u{1}';
-/// The marker every identity ends with, so that an interpolation that goes on after one
-/// (`"${aws_s3_bucket.b.arn}/*"`) is never read as an identity of another address.
+/// The marker every identity ends with.
 const END: char = '\u{2}';
 
 /// The identity of attribute `attr` of instance `address` (`aws_subnet.main`, `id`).
@@ -23,12 +23,23 @@ pub fn identity(address: &str, attr: &str) -> String {
 
 /// The (address, attribute) of an identity; `None` for any other string.
 pub fn parse(s: &str) -> Option<(&str, &str)> {
-    let rest = s.strip_prefix(MARK)?.strip_prefix("tf:")?.strip_suffix(END)?;
-    if rest.contains(MARK) || rest.contains(END) {
+    let rest = s
+        .strip_prefix(MARK)?
+        .strip_prefix("tf:")?
+        .strip_suffix(END)?;
+    let (attr, address) = rest.split_once(':')?;
+    if address.contains([MARK, END]) {
         return None;
     }
-    let (attr, address) = rest.split_once(':')?;
     Some((address, attr))
+}
+
+/// The (address, attribute) of the first identity inside `s` (an interpolation of one).
+pub fn first_in(s: &str) -> Option<(&str, &str)> {
+    let start = s.find(MARK)?;
+    let rest = &s[start..];
+    let end = rest.find(END)?;
+    parse(&rest[..end + END.len_utf8()])
 }
 
 /// True when `s` is exactly an identity.
@@ -52,9 +63,10 @@ mod tests {
         assert!(is_identity(&id));
         assert!(contains_identity(&format!("prefix-{id}")));
         assert!(!is_identity(&format!("prefix-{id}")));
+        assert_eq!(
+            first_in(&format!("prefix-{id}-suffix")),
+            Some(("module.net.aws_subnet.a[\"x\"]", "id"))
+        );
         assert_eq!(parse("subnet-0abc"), None);
-        let arn = identity("aws_s3_bucket.b", "arn");
-        assert_eq!(parse(&format!("{arn}/*")), None);
-        assert_eq!(parse(&format!("{arn}{arn}")), None);
     }
 }

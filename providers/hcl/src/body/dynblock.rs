@@ -193,6 +193,41 @@ impl ExpandBody {
         self.original.missing_item_range()
     }
 
+    pub(crate) fn item_names(&self, names: &mut super::ItemNames) {
+        // The dynamic blocks (in the JSON syntax a `dynamic` property is one too), then
+        // everything else.
+        let dynamic_schema = BodySchema {
+            attributes: Vec::new(),
+            blocks: vec![BlockHeaderSchema::new("dynamic", ["type"])],
+        };
+        let (dynamic, rest, _) = self.original.partial_content(&dynamic_schema);
+        let rest = rest.item_names();
+        for a in &rest.attributes {
+            if !self.hidden_attrs.contains(a) {
+                names.add_attribute(a);
+            }
+        }
+        for b in &rest.blocks {
+            if !self.hidden_blocks.contains_key(&b.type_name) {
+                names.add_block(&b.type_name, b.label_names.len());
+            }
+        }
+        for block in &dynamic.blocks {
+            let Some(real_type) = block.labels.first() else {
+                continue;
+            };
+            if self.hidden_blocks.contains_key(real_type) {
+                continue;
+            }
+            let (attrs, _) = block.body.just_attributes();
+            let labels = attrs
+                .get("labels")
+                .and_then(|l| l.expr.as_list())
+                .map_or(0, |l| l.len());
+            names.add_block(real_type, labels);
+        }
+    }
+
     /// The schema plus the `dynamic` block type and whatever an earlier partial decode
     /// took (so that the original body does not report those as unexpected).
     fn extend_schema(&self, schema: &BodySchema) -> BodySchema {

@@ -318,6 +318,15 @@ impl JsonBody {
         (content, used, diags)
     }
 
+    pub(crate) fn item_names(&self, names: &mut super::ItemNames) {
+        let (props, _) = collect_deep_attrs(&self.node, None);
+        for prop in props {
+            if prop.name != "//" && !self.hidden.contains(&prop.name) {
+                names.add_attribute(&prop.name);
+            }
+        }
+    }
+
     pub(crate) fn just_attributes(&self) -> (BTreeMap<String, Attribute>, Vec<Diagnostic>) {
         let mut attrs: BTreeMap<String, Attribute> = BTreeMap::new();
         let mut diags = Vec::new();

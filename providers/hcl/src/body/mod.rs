@@ -114,6 +114,46 @@ pub struct BodyContent {
     pub missing_item_range: Range,
 }
 
+/// The attributes and block types a body holds, found without a schema: for callers that
+/// have none (a Terraform resource whose provider schema is unknown), to build one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ItemNames {
+    /// Attribute names, in source order. In the JSON syntax every property is one (only a
+    /// schema tells a block from an attribute there).
+    pub attributes: Vec<String>,
+    /// Block types, in source order of their first block, each with as many label names
+    /// as that block has labels. A body expanding `dynamic` blocks lists the types they
+    /// generate (not `dynamic`).
+    pub blocks: Vec<BlockHeaderSchema>,
+}
+
+impl ItemNames {
+    /// A schema naming every item (no attribute required).
+    pub fn schema(&self) -> BodySchema {
+        BodySchema {
+            attributes: self
+                .attributes
+                .iter()
+                .map(|a| AttributeSchema::new(a.clone(), false))
+                .collect(),
+            blocks: self.blocks.clone(),
+        }
+    }
+
+    fn add_attribute(&mut self, name: &str) {
+        if !self.attributes.iter().any(|a| a == name) {
+            self.attributes.push(name.to_string());
+        }
+    }
+
+    fn add_block(&mut self, type_name: &str, labels: usize) {
+        if !self.blocks.iter().any(|b| b.type_name == type_name) {
+            let names = (1..=labels).map(|i| format!("label{i}"));
+            self.blocks.push(BlockHeaderSchema::new(type_name, names));
+        }
+    }
+}
+
 /// A body (`hcl.Body`): native syntax, JSON syntax, a merge of several bodies, a body whose
 /// `dynamic` blocks expand, or a body whose attributes are all unknown (the content of a
 /// dynamic block with an unknown `for_each`). Cheap to clone.
@@ -223,6 +263,30 @@ impl Body {
     /// `hcl.EmptyBody`: a body without content.
     pub fn empty() -> Body {
         Body(BodyKind::Merged(Arc::from(Vec::new())))
+    }
+
+    /// The attributes and block types of this body, without a schema (see [`ItemNames`]);
+    /// what an earlier `partial_content` took is left out.
+    pub fn item_names(&self) -> ItemNames {
+        let mut names = ItemNames::default();
+        match &self.0 {
+            BodyKind::Native(b) => b.item_names(&mut names),
+            BodyKind::Json(b) => b.item_names(&mut names),
+            BodyKind::Merged(bodies) => {
+                for body in bodies.iter() {
+                    let these = body.item_names();
+                    for a in &these.attributes {
+                        names.add_attribute(a);
+                    }
+                    for b in &these.blocks {
+                        names.add_block(&b.type_name, b.label_names.len());
+                    }
+                }
+            }
+            BodyKind::Expand(b) => b.item_names(&mut names),
+            BodyKind::Unknown(b) => return b.item_names(),
+        }
+        names
     }
 
     /// True for the body of a block generated from a dynamic block whose `for_each` is
@@ -479,6 +543,53 @@ mod tests {
         let (body, diags) = parse_file("a.hcl", "a = 1\n");
         assert!(diags.is_empty(), "{diags:?}");
         assert!(matches!(body.map(|b| b.0), Some(BodyKind::Native(_))));
+    }
+
+    #[test]
+    fn item_names_list_a_body_without_a_schema() {
+        let (body, diags) = parse_native(
+            "t.tf",
+            "a = 1\nroot { x = 1 }\ndynamic \"ingress\" {\n  for_each = [1, 2]\n  content {\n    port = ingress.value\n  }\n}\nb = 2\nlabeled \"x\" \"y\" {}\n",
+        );
+        assert!(diags.is_empty(), "{diags:?}");
+        let body = body.unwrap();
+        let names = body.item_names();
+        assert_eq!(names.attributes, vec!["a", "b"]);
+        let types: Vec<(&str, usize)> = names
+            .blocks
+            .iter()
+            .map(|b| (b.type_name.as_str(), b.label_names.len()))
+            .collect();
+        assert_eq!(types, vec![("root", 0), ("dynamic", 1), ("labeled", 2)]);
+        // Expanding dynamic blocks lists the types they generate.
+        let ctx = crate::eval::EvalContext::new();
+        let expanded = expand_dynamic(body, &ctx);
+        let names = expanded.item_names();
+        let types: Vec<&str> = names.blocks.iter().map(|b| b.type_name.as_str()).collect();
+        assert_eq!(types, vec!["root", "labeled", "ingress"]);
+        let (content, diags) = expanded.content(&names.schema());
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(content.blocks.len(), 4);
+        // What a partial decode took is left out.
+        let (_, remain, _) = expanded.partial_content(&BodySchema {
+            attributes: vec![AttributeSchema::new("a", false)],
+            blocks: vec![BlockHeaderSchema::new("ingress", Vec::<String>::new())],
+        });
+        let names = remain.item_names();
+        assert_eq!(names.attributes, vec!["b"]);
+        let types: Vec<&str> = names.blocks.iter().map(|b| b.type_name.as_str()).collect();
+        assert_eq!(types, vec!["root", "labeled"]);
+        // JSON: every property is an attribute.
+        let (json, _) = parse_json(
+            "t.tf.json",
+            r#"{"a": 1, "//": "c", "root": {"x": 1}, "dynamic": {"ingress": {"for_each": [1], "content": {"p": 1}}}}"#,
+        );
+        let json = json.unwrap();
+        assert_eq!(json.item_names().attributes, vec!["a", "root", "dynamic"]);
+        let names = expand_dynamic(json, &ctx).item_names();
+        assert_eq!(names.attributes, vec!["a", "root"]);
+        assert_eq!(names.blocks.len(), 1);
+        assert_eq!(names.blocks[0].type_name, "ingress");
     }
 
     #[test]

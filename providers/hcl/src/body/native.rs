@@ -580,6 +580,19 @@ impl NativeBody {
         (content, remain, diags)
     }
 
+    pub(crate) fn item_names(&self, names: &mut super::ItemNames) {
+        for attr in &self.node.attrs {
+            if !self.hidden_attrs.contains(&attr.name) {
+                names.add_attribute(&attr.name);
+            }
+        }
+        for block in &self.node.blocks {
+            if !self.hidden_blocks.contains(&block.type_name) {
+                names.add_block(&block.type_name, block.labels.len());
+            }
+        }
+    }
+
     pub(crate) fn just_attributes(&self) -> (BTreeMap<String, Attribute>, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         if let Some(example) = self.node.blocks.first() {

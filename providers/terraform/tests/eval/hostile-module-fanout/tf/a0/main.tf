@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a1"
+}
+module "right" {
+  source = "../a1"
+}

@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a2"
+}
+module "right" {
+  source = "../a2"
+}

@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a11"
+}
+module "right" {
+  source = "../a11"
+}

@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a12"
+}
+module "right" {
+  source = "../a12"
+}

@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a13"
+}
+module "right" {
+  source = "../a13"
+}

@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a14"
+}
+module "right" {
+  source = "../a14"
+}

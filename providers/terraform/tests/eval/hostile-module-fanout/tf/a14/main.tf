@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a15"
+}
+module "right" {
+  source = "../a15"
+}

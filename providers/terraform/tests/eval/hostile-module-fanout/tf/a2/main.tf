@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a3"
+}
+module "right" {
+  source = "../a3"
+}

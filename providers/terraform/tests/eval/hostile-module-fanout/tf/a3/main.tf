@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a4"
+}
+module "right" {
+  source = "../a4"
+}

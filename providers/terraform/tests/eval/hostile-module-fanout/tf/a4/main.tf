@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a5"
+}
+module "right" {
+  source = "../a5"
+}

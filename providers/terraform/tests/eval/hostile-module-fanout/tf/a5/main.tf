@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a6"
+}
+module "right" {
+  source = "../a6"
+}

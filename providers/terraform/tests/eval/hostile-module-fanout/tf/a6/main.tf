@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a7"
+}
+module "right" {
+  source = "../a7"
+}

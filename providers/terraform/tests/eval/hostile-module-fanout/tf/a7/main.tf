@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a8"
+}
+module "right" {
+  source = "../a8"
+}

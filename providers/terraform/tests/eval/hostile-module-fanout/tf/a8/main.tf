@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a9"
+}
+module "right" {
+  source = "../a9"
+}

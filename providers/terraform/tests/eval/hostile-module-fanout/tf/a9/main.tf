@@ -1,0 +1,6 @@
+module "left" {
+  source = "../a10"
+}
+module "right" {
+  source = "../a10"
+}

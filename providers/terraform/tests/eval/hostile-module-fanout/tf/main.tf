@@ -1,0 +1,3 @@
+module "x" {
+  source = "./a0"
+}

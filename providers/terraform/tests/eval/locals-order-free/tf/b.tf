@@ -1,0 +1,4 @@
+locals {
+  full   = "${local.prefix}-${local.suffix}"
+  suffix = upper(local.env)
+}

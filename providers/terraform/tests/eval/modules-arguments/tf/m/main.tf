@@ -1,0 +1,4 @@
+variable "name" {}
+variable "opt" {
+  default = null
+}

@@ -1,0 +1,5 @@
+module "m" {
+  source = "./m"
+  nope   = 1
+  nmae   = "x"
+}

@@ -1,0 +1,7 @@
+variable "input" {}
+output "constant" {
+  value = "fixed"
+}
+output "echo" {
+  value = "got-${var.input}"
+}

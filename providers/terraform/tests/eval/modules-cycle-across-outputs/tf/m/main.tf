@@ -1,0 +1,4 @@
+variable "input" {}
+output "echo" {
+  value = var.input
+}

@@ -1,0 +1,6 @@
+module "m" {
+  source = "./m"
+  n      = "abc"
+  o      = { a = "x" }
+  nn     = null
+}

@@ -1,0 +1,4 @@
+module "out" {
+  source = "../../modules-local/tf/modules/shared"
+  parent = "x"
+}

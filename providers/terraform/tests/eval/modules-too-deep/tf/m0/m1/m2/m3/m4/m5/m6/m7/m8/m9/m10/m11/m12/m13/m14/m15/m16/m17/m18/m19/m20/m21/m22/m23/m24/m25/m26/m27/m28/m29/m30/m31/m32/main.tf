@@ -1,0 +1,3 @@
+module "m33" {
+  source = "./m33"
+}

@@ -1,0 +1,3 @@
+module "m32" {
+  source = "./m32"
+}

@@ -1,0 +1,3 @@
+module "m31" {
+  source = "./m31"
+}

@@ -1,0 +1,3 @@
+module "m30" {
+  source = "./m30"
+}

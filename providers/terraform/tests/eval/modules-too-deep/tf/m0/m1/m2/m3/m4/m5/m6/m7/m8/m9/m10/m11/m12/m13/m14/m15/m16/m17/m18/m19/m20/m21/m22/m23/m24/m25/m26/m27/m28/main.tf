@@ -1,0 +1,3 @@
+module "m29" {
+  source = "./m29"
+}

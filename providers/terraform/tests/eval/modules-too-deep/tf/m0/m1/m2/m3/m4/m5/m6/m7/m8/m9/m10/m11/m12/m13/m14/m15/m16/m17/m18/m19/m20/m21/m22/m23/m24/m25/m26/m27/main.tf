@@ -1,0 +1,3 @@
+module "m28" {
+  source = "./m28"
+}

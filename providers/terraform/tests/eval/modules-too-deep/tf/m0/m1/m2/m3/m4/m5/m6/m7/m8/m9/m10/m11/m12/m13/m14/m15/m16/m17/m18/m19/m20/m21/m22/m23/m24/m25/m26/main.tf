@@ -1,0 +1,3 @@
+module "m27" {
+  source = "./m27"
+}

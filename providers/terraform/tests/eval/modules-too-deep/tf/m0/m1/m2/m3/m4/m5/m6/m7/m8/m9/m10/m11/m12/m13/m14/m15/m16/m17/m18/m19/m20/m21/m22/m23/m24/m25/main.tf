@@ -1,0 +1,3 @@
+module "m26" {
+  source = "./m26"
+}

@@ -1,0 +1,3 @@
+module "m25" {
+  source = "./m25"
+}

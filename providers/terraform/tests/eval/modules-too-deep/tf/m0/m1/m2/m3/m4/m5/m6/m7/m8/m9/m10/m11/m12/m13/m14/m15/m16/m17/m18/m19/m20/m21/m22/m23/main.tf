@@ -1,0 +1,3 @@
+module "m24" {
+  source = "./m24"
+}

@@ -1,0 +1,3 @@
+module "m23" {
+  source = "./m23"
+}

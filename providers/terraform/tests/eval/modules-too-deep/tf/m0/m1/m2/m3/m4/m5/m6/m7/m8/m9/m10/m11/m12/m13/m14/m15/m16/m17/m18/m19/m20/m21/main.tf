@@ -1,0 +1,3 @@
+module "m22" {
+  source = "./m22"
+}

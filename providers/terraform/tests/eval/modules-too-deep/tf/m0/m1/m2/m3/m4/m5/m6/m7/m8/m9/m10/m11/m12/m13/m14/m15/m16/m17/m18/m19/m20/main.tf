@@ -1,0 +1,3 @@
+module "m21" {
+  source = "./m21"
+}

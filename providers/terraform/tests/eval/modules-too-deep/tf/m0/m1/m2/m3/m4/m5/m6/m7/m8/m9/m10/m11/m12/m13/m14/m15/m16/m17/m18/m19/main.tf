@@ -1,0 +1,3 @@
+module "m20" {
+  source = "./m20"
+}

@@ -1,0 +1,3 @@
+module "m19" {
+  source = "./m19"
+}

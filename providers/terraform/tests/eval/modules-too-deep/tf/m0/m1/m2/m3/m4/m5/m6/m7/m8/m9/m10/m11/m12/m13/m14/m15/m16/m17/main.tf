@@ -1,0 +1,3 @@
+module "m18" {
+  source = "./m18"
+}

@@ -1,0 +1,3 @@
+module "m17" {
+  source = "./m17"
+}

@@ -1,0 +1,3 @@
+module "m16" {
+  source = "./m16"
+}

@@ -1,0 +1,3 @@
+module "m15" {
+  source = "./m15"
+}

@@ -1,0 +1,3 @@
+module "m14" {
+  source = "./m14"
+}

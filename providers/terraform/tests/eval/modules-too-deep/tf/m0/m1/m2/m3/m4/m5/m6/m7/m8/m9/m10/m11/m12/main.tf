@@ -1,0 +1,3 @@
+module "m13" {
+  source = "./m13"
+}

@@ -1,0 +1,3 @@
+module "m12" {
+  source = "./m12"
+}

@@ -1,0 +1,3 @@
+module "m11" {
+  source = "./m11"
+}

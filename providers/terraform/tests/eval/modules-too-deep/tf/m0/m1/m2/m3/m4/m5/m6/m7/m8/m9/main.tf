@@ -1,0 +1,3 @@
+module "m10" {
+  source = "./m10"
+}

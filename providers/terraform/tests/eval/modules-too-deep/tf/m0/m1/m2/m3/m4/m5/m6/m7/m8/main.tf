@@ -1,0 +1,3 @@
+module "m9" {
+  source = "./m9"
+}

@@ -1,0 +1,3 @@
+module "m8" {
+  source = "./m8"
+}

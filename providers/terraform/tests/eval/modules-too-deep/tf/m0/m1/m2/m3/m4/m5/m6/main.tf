@@ -1,0 +1,3 @@
+module "m7" {
+  source = "./m7"
+}

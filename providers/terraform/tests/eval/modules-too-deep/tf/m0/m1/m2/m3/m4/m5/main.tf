@@ -1,0 +1,3 @@
+module "m6" {
+  source = "./m6"
+}

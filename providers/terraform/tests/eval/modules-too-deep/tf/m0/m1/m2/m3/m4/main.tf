@@ -1,0 +1,3 @@
+module "m5" {
+  source = "./m5"
+}

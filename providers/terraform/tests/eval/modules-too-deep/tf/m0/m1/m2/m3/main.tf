@@ -1,0 +1,3 @@
+module "m4" {
+  source = "./m4"
+}

@@ -1,0 +1,3 @@
+module "m3" {
+  source = "./m3"
+}

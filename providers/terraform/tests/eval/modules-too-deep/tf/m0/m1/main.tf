@@ -1,0 +1,3 @@
+module "m2" {
+  source = "./m2"
+}

@@ -1,0 +1,3 @@
+module "m1" {
+  source = "./m1"
+}

@@ -1,0 +1,3 @@
+module "m0" {
+  source = "./m0"
+}

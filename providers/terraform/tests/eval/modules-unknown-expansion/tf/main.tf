@@ -1,0 +1,8 @@
+variable "n" {
+  type = number
+}
+module "m" {
+  source = "./m"
+  count  = var.n
+  name   = "n-${count.index}"
+}

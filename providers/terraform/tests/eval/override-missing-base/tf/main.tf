@@ -1,0 +1,6 @@
+locals {
+  a = 1
+}
+provider "aws" {
+  region = "eu-west-1"
+}

@@ -1,0 +1,4 @@
+resource "aws_s3_object" "inner" {
+  module = path.module
+  root   = path.root
+}

@@ -1,0 +1,4 @@
+locals {
+  a = aws_x.y.id
+  b = module.q.o
+}

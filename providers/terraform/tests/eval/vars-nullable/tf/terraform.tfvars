@@ -1,0 +1,2 @@
+nonnull = null
+nullok = null

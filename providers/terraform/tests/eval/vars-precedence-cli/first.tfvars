@@ -1,0 +1,2 @@
+a = "first-file"
+b = "first-file"

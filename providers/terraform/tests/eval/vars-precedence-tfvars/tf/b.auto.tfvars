@@ -1,0 +1,1 @@
+d = "b.auto.tfvars"
