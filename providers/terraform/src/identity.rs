@@ -23,7 +23,10 @@ pub fn identity(address: &str, attr: &str) -> String {
 
 /// The (address, attribute) of an identity; `None` for any other string.
 pub fn parse(s: &str) -> Option<(&str, &str)> {
-    let rest = s.strip_prefix(MARK)?.strip_prefix("tf:")?.strip_suffix(END)?;
+    let rest = s
+        .strip_prefix(MARK)?
+        .strip_prefix("tf:")?
+        .strip_suffix(END)?;
     if rest.contains(MARK) || rest.contains(END) {
         return None;
     }
