@@ -12,8 +12,9 @@ Examples:
   cloudspec permissions rules/
 
 Prints an IAM policy document (JSON) allowing only the Describe/List/Get actions the specs'
-rules need: one per resource type they reach (through associations too), plus one per S3
-bucket setting they read. ec2:DescribeRegions is included for --all-regions.";
+rules need: one per resource type they reach (through associations too), plus one per
+setting that costs a call per resource and that they read (S3 bucket settings, VPC DNS
+attributes, snapshot sharing). ec2:DescribeRegions is included for --all-regions.";
 
 pub(super) fn permissions(args: PermissionsArgs, registry: &Registry) -> u8 {
     let Some(schemas) = registry.schemas_of("aws") else {

@@ -1,7 +1,8 @@
 //! End to end against moto's server standing in for AWS: seed an account with boto3
 //! (`tests/fixtures/aws/seed.py`), run the real `cloudspec` binary with
 //! `AWS_ENDPOINT_URL` pointing at it, and check verdicts, pagination, errors, the saved
-//! inventory round trip and rule-driven collection.
+//! inventory round trip and rule-driven collection. What moto does not answer is judged
+//! from an inventory saved as the collector writes it, without moto.
 //!
 //! moto comes from `CLOUDSPEC_MOTO_SERVER` (set by `.ci/run`) or `moto_server` on PATH,
 //! and must be older than 5.2: 5.2's S3 answers (GetBucketVersioning) are rejected by the
@@ -363,6 +364,7 @@ fn verdicts_and_saved_inventory_round_trip() {
         "No SSH from anywhere",
         "VPCs have flow logs",
         "Buckets are versioned",
+        "Buckets log access",
         "Buckets are encrypted",
         "Buckets block public access",
         "Bucket policies allow no anonymous principal",
@@ -396,6 +398,9 @@ fn verdicts_and_saved_inventory_round_trip() {
     let buckets = resource_statuses(&live_report, "Buckets are versioned");
     assert_eq!(status_of(&buckets, "good-bucket"), "pass");
     assert_eq!(status_of(&buckets, "bad-bucket"), "fail");
+    let logged = resource_statuses(&live_report, "Buckets log access");
+    assert_eq!(status_of(&logged, "good-bucket"), "pass");
+    assert_eq!(status_of(&logged, "bad-bucket"), "fail");
     let policy = resource_statuses(&live_report, "Bucket policies allow no anonymous principal");
     assert_eq!(status_of(&policy, "good-bucket"), "pass");
     assert_eq!(status_of(&policy, "bad-bucket"), "fail");
@@ -435,7 +440,45 @@ fn verdicts_and_saved_inventory_round_trip() {
         bucket["properties"]["policy"]["Statement"][0]["Principal"], "*",
         "the policy is parsed into a nested property"
     );
+    assert_eq!(
+        bucket["properties"]["versioning"],
+        Value::Null,
+        "a never-versioned bucket (GetBucketVersioning without Status) has null versioning"
+    );
+    let good = saved_resource(&saved, "good-bucket");
+    assert_eq!(good["properties"]["versioning"]["status"], "Enabled");
+    let logging = &good["properties"]["logging"];
+    assert_eq!(logging["target_bucket"], "log-bucket");
+    // seed.py sets a partitioned prefix, which moto (< 5.2) stores but leaves out of
+    // GetBucketLogging: null here. Both forms of the API's answer are unit-tested with the
+    // converter (collect/s3.rs).
+    let format = &logging["target_object_key_format"];
+    assert!(
+        logging
+            .as_object()
+            .is_some_and(|l| l.contains_key("target_object_key_format")),
+        "{logging}"
+    );
+    assert!(
+        format.is_null()
+            || *format
+                == serde_json::json!({
+                    "simple_prefix": null,
+                    "partitioned_prefix": {"partition_date_source": "EventTime"}
+                }),
+        "{format}"
+    );
     assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
+}
+
+/// The saved resource with id `id`.
+fn saved_resource<'a>(inventory: &'a Value, id: &str) -> &'a Value {
+    inventory["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("{id} saved"))
 }
 
 /// Property keys in a saved inventory that the AWS schemas do not declare.
@@ -535,6 +578,142 @@ fn pagination_and_rule_driven_collection() {
             "{unneeded} is not needed by a volume rule\n{log}"
         );
     }
+}
+
+/// A VPC's DNS attributes cost one DescribeVpcAttribute per attribute and VPC, made only
+/// when a rule reads them. moto starts VPCs as AWS does (a new VPC resolves names but gives
+/// no public host names, the default VPC does both); the seed turns host names on for one
+/// VPC and DNS resolution off for the other.
+#[test]
+fn vpc_dns_attributes_are_collected_only_when_read() {
+    let Some(moto) = Moto::start() else { return };
+    let seeded = moto.seed(&["--instances", "0", "--no-s3"]);
+    let ids = &seeded["regions"]["us-east-1"];
+    let id = |key: &str| ids[key].as_str().unwrap_or_default().to_string();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inventory = dir.path().join("inventory.json");
+    let inventory = inventory.to_str().expect("utf-8 path");
+    let out = moto.run(
+        &[
+            &spec("vpcs.cloudspec"),
+            "--format",
+            "json",
+            "--save-inventory",
+            inventory,
+        ],
+        &[("CLOUDSPEC_LOG", "debug")],
+    );
+    let log = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "stderr:\n{log}");
+    let report = report(&out);
+    let support = resource_statuses(&report, "VPCs resolve DNS names");
+    let hostnames = resource_statuses(&report, "VPCs give instances public DNS host names");
+    assert_eq!(status_of(&support, &id("vpc")), "pass");
+    assert_eq!(status_of(&hostnames, &id("vpc")), "pass");
+    assert_eq!(status_of(&support, &id("bare_vpc")), "fail");
+    assert_eq!(status_of(&hostnames, &id("bare_vpc")), "fail");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(inventory).expect("saved")).expect("JSON");
+    let vpcs: Vec<&Value> = saved["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["type"] == "aws:ec2:vpc")
+        .collect();
+    assert_eq!(vpcs.len(), 3, "the seeded VPCs and the default one");
+    let default = vpcs
+        .iter()
+        .find(|v| v["properties"]["is_default"] == true)
+        .expect("moto's default VPC");
+    assert_eq!(default["properties"]["enable_dns_support"], true);
+    assert_eq!(default["properties"]["enable_dns_hostnames"], true);
+    assert_eq!(
+        calls(&log, "DescribeVpcAttribute"),
+        2 * vpcs.len(),
+        "one call per attribute and VPC\n{log}"
+    );
+    assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
+
+    // A VPC rule that reads neither attribute makes no such call.
+    let tagged = dir.path().join("tagged.cloudspec");
+    std::fs::write(
+        &tagged,
+        "Spec \"S\"\nGroup \"G\"\n  Rule \"VPCs are tagged\"\n    On aws:ec2:vpc\n    Assert tags[\"Name\"] is not null\n",
+    )
+    .expect("spec written");
+    let out = moto.run(
+        &[tagged.to_str().expect("utf-8 path"), "--format", "json"],
+        &[("CLOUDSPEC_LOG", "debug")],
+    );
+    let log = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "stderr:\n{log}");
+    assert_eq!(calls(&log, "DescribeVpcs"), 1, "{log}");
+    assert_eq!(calls(&log, "DescribeVpcAttribute"), 0, "{log}");
+}
+
+/// What moto (< 5.2) leaves out of its answers, judged from an inventory saved as the
+/// collector writes it (`tests/fixtures/aws/logging-key-formats.json`): GetBucketLogging's
+/// TargetObjectKeyFormat (moto stores it but never returns it), next to versioning that is
+/// null for a never-versioned bucket. Runs without moto.
+#[test]
+fn logging_key_formats_moto_leaves_out_are_judged_from_a_saved_inventory() {
+    let out = Command::new(env!("CARGO_BIN_EXE_cloudspec"))
+        .args([
+            "run",
+            &spec("logging.cloudspec"),
+            "--inventory",
+            &spec("logging-key-formats.json"),
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("cloudspec runs");
+    assert_eq!(out.status.code(), Some(1), "stderr:\n{}", stderr(&out));
+    let report = report(&out);
+    for (rule, want) in [
+        (
+            "Access logs are partitioned by event time",
+            [
+                ("plain-logs", "fail"),
+                ("simple-logs", "fail"),
+                ("partitioned-logs", "pass"),
+            ],
+        ),
+        (
+            "Access log keys have a simple prefix",
+            [
+                ("plain-logs", "fail"),
+                ("simple-logs", "pass"),
+                ("partitioned-logs", "fail"),
+            ],
+        ),
+        (
+            "Buckets are versioned",
+            [
+                ("plain-logs", "fail"),
+                ("simple-logs", "fail"),
+                ("partitioned-logs", "pass"),
+            ],
+        ),
+        (
+            "Versioning was never configured",
+            [
+                ("plain-logs", "pass"),
+                ("simple-logs", "fail"),
+                ("partitioned-logs", "fail"),
+            ],
+        ),
+    ] {
+        let got = resource_statuses(&report, rule);
+        for (bucket, status) in want {
+            assert_eq!(status_of(&got, bucket), status, "{rule}: {bucket}");
+        }
+    }
+    let saved: Value = serde_json::from_str(
+        &std::fs::read_to_string(spec("logging-key-formats.json")).expect("fixture"),
+    )
+    .expect("JSON");
+    assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
 }
 
 #[test]

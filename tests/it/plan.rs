@@ -51,3 +51,73 @@ fn bucket_settings_are_recorded_per_member() {
     assert!(p.needs_member("aws:s3:bucket", "tags"));
     assert!(!p.needs_member("aws:s3:bucket", "policy"));
 }
+
+#[test]
+fn vpc_dns_attributes_pass_the_static_checks_and_are_planned_per_member() {
+    let text = "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:ec2:subnet\nAssert > vpc ( enable_dns_support is true and enable_dns_hostnames is true )\n";
+    let parsed = parse(text);
+    let spec = parsed.spec.expect("the test spec parses");
+    let diagnostics = cloudspec::check::check(&spec, &cloudspec_aws::schemas());
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let p = cloudspec::plan::plan(&[&spec], &cloudspec_aws::schemas());
+    assert!(p.needs_member("aws:ec2:vpc", "enable_dns_support"));
+    assert!(p.needs_member("aws:ec2:vpc", "enable_dns_hostnames"));
+}
+
+#[test]
+fn logging_key_formats_pass_the_static_checks() {
+    let text = "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:s3:bucket\nAssert logging ( target_object_key_format ( partitioned_prefix ( partition_date_source == \"EventTime\" ) and simple_prefix is null ) )\n";
+    let parsed = parse(text);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let spec = parsed.spec.expect("the test spec parses");
+    let diagnostics = cloudspec::check::check(&spec, &cloudspec_aws::schemas());
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+}
+
+/// `cloudspec permissions` lists DescribeVpcAttribute (once, for both attributes) only
+/// for specs that read a VPC's DNS attributes.
+#[test]
+fn permissions_include_describe_vpc_attribute_when_dns_attributes_are_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let policy = |assert: &str| -> serde_json::Value {
+        let path = dir.path().join("vpcs.cloudspec");
+        std::fs::write(
+            &path,
+            format!("Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:ec2:vpc\nAssert {assert}\n"),
+        )
+        .expect("spec written");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cloudspec"))
+            .arg("permissions")
+            .arg(&path)
+            .output()
+            .expect("cloudspec runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("a JSON policy")
+    };
+    let dns = policy("enable_dns_support is true and enable_dns_hostnames is true");
+    assert_eq!(
+        dns,
+        serde_json::json!({
+            "Version": "2012-10-17",
+            "Statement": [{
+                "Sid": "CloudspecReadOnly",
+                "Effect": "Allow",
+                "Action": [
+                    "ec2:DescribeRegions",
+                    "ec2:DescribeVpcAttribute",
+                    "ec2:DescribeVpcs"
+                ],
+                "Resource": "*",
+            }],
+        })
+    );
+    let plain = policy("cidr_block is not null");
+    assert_eq!(
+        plain["Statement"][0]["Action"],
+        serde_json::json!(["ec2:DescribeRegions", "ec2:DescribeVpcs"])
+    );
+}

@@ -144,4 +144,25 @@ mod tests {
             ])
         );
     }
+
+    #[test]
+    fn vpc_dns_attributes_need_describe_vpc_attribute_only_when_read() {
+        let mut plan = CollectionPlan::new();
+        plan.add_type("aws:ec2:vpc");
+        assert!(!actions(&plan).contains("ec2:DescribeVpcAttribute"));
+        plan.add_member("aws:ec2:vpc", "enable_dns_hostnames");
+        plan.add_member("aws:ec2:vpc", "enable_dns_support");
+        assert_eq!(
+            actions(&plan).into_iter().collect::<Vec<_>>(),
+            [
+                "ec2:DescribeRegions",
+                "ec2:DescribeVpcAttribute",
+                "ec2:DescribeVpcs"
+            ]
+        );
+        let members: Vec<&str> = needed_members(&plan, "aws:ec2:vpc")
+            .map(|m| m.member)
+            .collect();
+        assert_eq!(members, ["enable_dns_support", "enable_dns_hostnames"]);
+    }
 }

@@ -31,7 +31,13 @@
 //!   `aws:ec2:vpc_endpoint` `policy_document`) is `Any`, with its keys exactly as in the
 //!   document (`Statement`, `Effect`), not snake_cased.
 //! - **Per-call S3 settings** are nested properties named after the call with the single
-//!   configuration wrapper unwrapped; a setting that is not configured is null.
+//!   configuration wrapper unwrapped; a setting that is not configured is null, and so is
+//!   `versioning` for a bucket never versioned (GetBucketVersioning answers no `Status`).
+//!   `logging ( target_object_key_format ( simple_prefix ) )` is the API's `SimplePrefix`,
+//!   a structure without members: an object without members, `{}` when set, else null.
+//! - **Per-call VPC attributes** (DescribeVpcAttribute answers one attribute per call) are
+//!   top-level members named after the attribute, the `{Value}` wrapper unwrapped as S3's
+//!   configuration wrappers are: `enableDnsSupport` -> `enable_dns_support` (a boolean).
 //!   `location` is normalised to a region name (`GetBucketLocation` answers null for
 //!   `us-east-1` and `EU` for `eu-west-1`).
 //! - **Region and account settings** are resources of their own: `aws:ec2:region` (id = the
@@ -607,6 +613,14 @@ pub(crate) fn vpc() -> ResourceSchema {
             string("state").doc("\"pending\" or \"available\""),
             boolean("is_default").doc("Whether this is the region's default VPC"),
             string("instance_tenancy").doc("\"default\", \"dedicated\" or \"host\""),
+            boolean("enable_dns_support").doc(
+                "DescribeVpcAttribute enableDnsSupport: whether the Amazon DNS server \
+                 resolves names for the VPC",
+            ),
+            boolean("enable_dns_hostnames").doc(
+                "DescribeVpcAttribute enableDnsHostnames: whether instances with a public \
+                 IP address get public DNS host names",
+            ),
             string("dhcp_options_id"),
             string("owner_id"),
             tag_map(),
@@ -1027,11 +1041,11 @@ pub(crate) fn bucket() -> ResourceSchema {
             object(
                 "versioning",
                 vec![
-                    string("status").doc("\"Enabled\" or \"Suspended\"; null when never enabled"),
+                    string("status").doc("\"Enabled\" or \"Suspended\""),
                     string("mfa_delete").doc("\"Enabled\" or \"Disabled\"; null when never set"),
                 ],
             )
-            .doc("GetBucketVersioning"),
+            .doc("GetBucketVersioning; null when the bucket was never versioned (no Status)"),
             object(
                 "encryption",
                 vec![list_of(
@@ -1055,6 +1069,26 @@ pub(crate) fn bucket() -> ResourceSchema {
                     string("target_bucket"),
                     string("target_prefix"),
                     list_of("target_grants", vec![grantee(), string("permission")]),
+                    object(
+                        "target_object_key_format",
+                        vec![
+                            object("simple_prefix", vec![]).doc(
+                                "An empty object when set: keys are \
+                                 [DestinationPrefix][YYYY]-[MM]-[DD]-[hh]-[mm]-[ss]-[UniqueString]; \
+                                 else null",
+                            ),
+                            object(
+                                "partitioned_prefix",
+                                vec![string("partition_date_source")
+                                    .doc("\"EventTime\" or \"DeliveryTime\"")],
+                            )
+                            .doc("Set when log object keys are partitioned by date; else null"),
+                        ],
+                    )
+                    .doc(
+                        "TargetObjectKeyFormat: how log object keys are formed; null when not set \
+                         (keys then have the simple prefix form)",
+                    ),
                 ],
             )
             .doc("GetBucketLogging (LoggingEnabled unwrapped); null when access logging is off"),

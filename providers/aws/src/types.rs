@@ -7,8 +7,8 @@
 //! with the `collect` feature, how it is fetched. A list type of EC2 is the generic
 //! paginated Describe of [`crate::collect::fetch::describe`] given the request, the page's
 //! items (each with its owner account), the id and the converter (`collect/ec2/*.rs`).
-//! Members that cost one more call per resource (S3 bucket settings, snapshot sharing) are
-//! rows of [`MEMBERS`], made only when a rule reads them.
+//! Members that cost one more call per resource (S3 bucket settings, snapshot sharing, VPC
+//! DNS attributes) are rows of [`MEMBERS`], made only when a rule reads them.
 
 use cloudspec_model::schema::ResourceSchema;
 use serde_json::{Map, Value as Json};
@@ -40,6 +40,10 @@ const fn call(operation: &'static str, action: &'static str) -> Call {
 
 /// DescribeRegions: the `aws:ec2:region` listing, and `--all-regions` for any regional type.
 pub const DESCRIBE_REGIONS: Call = call("DescribeRegions", "ec2:DescribeRegions");
+
+/// DescribeVpcAttribute: one VPC attribute per call (`enable_dns_support`,
+/// `enable_dns_hostnames`).
+const DESCRIBE_VPC_ATTRIBUTE: Call = call("DescribeVpcAttribute", "ec2:DescribeVpcAttribute");
 
 /// One resource type.
 #[derive(Debug, Clone, Copy)]
@@ -623,6 +627,32 @@ pub const MEMBERS: &[AwsMember] = &[
         call: call("DescribeSnapshotAttribute", "ec2:DescribeSnapshotAttribute"),
         #[cfg(feature = "collect")]
         fetch: Ec2(|o| Box::pin(compute::create_volume_permissions(o))),
+    },
+    AwsMember {
+        type_name: "aws:ec2:vpc",
+        member: "enable_dns_support",
+        call: DESCRIBE_VPC_ATTRIBUTE,
+        #[cfg(feature = "collect")]
+        fetch: Ec2(|o| {
+            Box::pin(network::vpc_attribute(
+                o,
+                ec2::VpcAttributeName::EnableDnsSupport,
+                network::enable_dns_support,
+            ))
+        }),
+    },
+    AwsMember {
+        type_name: "aws:ec2:vpc",
+        member: "enable_dns_hostnames",
+        call: DESCRIBE_VPC_ATTRIBUTE,
+        #[cfg(feature = "collect")]
+        fetch: Ec2(|o| {
+            Box::pin(network::vpc_attribute(
+                o,
+                ec2::VpcAttributeName::EnableDnsHostnames,
+                network::enable_dns_hostnames,
+            ))
+        }),
     },
 ];
 

@@ -46,6 +46,16 @@ object {
   literal "instance_tenancy" {
     value = "default"
   }
+  # DescribeVpcAttribute; AWS turns both on in a default VPC, and so do the provider's
+  # defaults.
+  attr "enable_dns_support" {
+    type    = bool
+    default = true
+  }
+  attr "enable_dns_hostnames" {
+    type    = bool
+    default = true
+  }
   unknown "dhcp_options_id" {
     reason   = "the region's default DHCP options, known after apply"
     not_null = true

@@ -114,6 +114,10 @@ object {
       literal "target_grants" {
         value = []
       }
+      # The deprecated inline block sets no key format: GetBucketLogging leaves it out.
+      literal "target_object_key_format" {
+        value = null
+      }
     }
   }
   literal "public_access_block" {

@@ -38,6 +38,22 @@ object {
         }
       }
     }
+    # As GetBucketLogging gives it: null when not set (keys then have the simple prefix
+    # form); else exactly one of an empty simple_prefix and a partitioned_prefix.
+    block "target_object_key_format" {
+      object {
+        block "simple_prefix" {
+          object {}
+        }
+        block "partitioned_prefix" {
+          object {
+            attr "partition_date_source" {
+              type = string
+            }
+          }
+        }
+      }
+    }
   }
 }
 
@@ -59,6 +75,7 @@ contribute {
       }
       permission = g.permission
     }]
+    target_object_key_format = resource.logging.target_object_key_format
   }
   inline = ["logging"]
 }

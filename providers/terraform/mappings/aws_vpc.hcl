@@ -57,6 +57,15 @@ object {
     type    = string
     default = "default"
   }
+  # DescribeVpcAttribute; the provider's defaults are AWS's for a new VPC.
+  attr "enable_dns_support" {
+    type    = bool
+    default = true
+  }
+  attr "enable_dns_hostnames" {
+    type    = bool
+    default = false
+  }
   unknown "dhcp_options_id" {
     reason   = "the region's default DHCP options, known after apply"
     not_null = true

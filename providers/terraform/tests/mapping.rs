@@ -262,6 +262,7 @@ cases!(
     network_acls,
     region_and_unknowns,
     s3_creation_defaults,
+    s3_logging_key_format,
     s3_split_resources,
     security_group_inline,
     security_group_rules,

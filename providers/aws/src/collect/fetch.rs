@@ -21,6 +21,7 @@ use aws_smithy_runtime_api::client::result::SdkError;
 use cloudspec_model::from_json::JsonResource;
 use cloudspec_model::{CollectionError, CollectionPlan};
 use serde_json::Value as Json;
+use tokio::task::JoinSet;
 
 use super::ctx::{api_error, Ctx};
 use crate::catalog::needed_members;
@@ -72,23 +73,35 @@ impl Task {
         })
     }
 
-    /// Adds the EC2 per-resource members the plan needs to `found`, one call per resource
-    /// in turn; the first failure fails the type.
+    /// Adds the EC2 per-resource members the plan needs to `found`: one call per member
+    /// and resource, all sent at once (each waits for a slot under `--concurrency`, as every
+    /// request does). The first failure to come back fails the type; the calls still
+    /// waiting are dropped with it.
     async fn per_resource(&self, found: &mut [JsonResource]) -> Result<(), String> {
+        let mut calls = JoinSet::new();
         for m in needed_members(&self.plan, self.ty.name) {
             let PerResource::Ec2(fetch) = m.fetch else {
                 continue;
             };
-            for item in found.iter_mut() {
-                let on = On {
-                    ctx: &self.ctx,
-                    client: &self.client,
-                    region: Some(&self.region),
-                    id: &item.id,
-                    call: &m.call,
-                };
-                let value = fetch(&on).await?;
-                item.properties.insert(m.member.to_string(), value);
+            for (index, item) in found.iter().enumerate() {
+                let (ctx, client) = (self.ctx.clone(), self.client.clone());
+                let (region, id) = (self.region.clone(), item.id.clone());
+                calls.spawn(async move {
+                    let on = On {
+                        ctx: &ctx,
+                        client: &client,
+                        region: Some(&region),
+                        id: &id,
+                        call: &m.call,
+                    };
+                    (index, m.member, fetch(&on).await)
+                });
+            }
+        }
+        while let Some(joined) = calls.join_next().await {
+            let (index, member, value) = joined.map_err(|e| format!("internal error: {e}"))?;
+            if let Some(item) = found.get_mut(index) {
+                item.properties.insert(member.to_string(), value?);
             }
         }
         Ok(())
@@ -211,7 +224,8 @@ pub(crate) struct On<'a, C> {
 /// How a per-resource member is read, by the service its call goes to.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum PerResource {
-    /// An EC2 call in the resource's region; the first failure fails the type.
+    /// An EC2 call in the resource's region, for every resource at once; the first
+    /// failure fails the type.
     Ec2(for<'a> fn(&'a On<'a, aws_sdk_ec2::Client>) -> BoxFuture<'a, Result<Json, String>>),
     /// An S3 call on a bucket in its region; a failure is an error of that bucket.
     S3(for<'a> fn(&'a On<'a, aws_sdk_s3::Client>) -> BoxFuture<'a, Result<Json, String>>),

@@ -19,7 +19,7 @@ use aws_sdk_s3::operation::{
     get_bucket_tagging::GetBucketTaggingOutput, get_bucket_versioning::GetBucketVersioningOutput,
     get_public_access_block::GetPublicAccessBlockOutput,
 };
-use aws_sdk_s3::types::{Grant, Grantee};
+use aws_sdk_s3::types::{Grant, Grantee, TargetObjectKeyFormat};
 use aws_sdk_s3::Client;
 use aws_smithy_runtime_api::client::result::SdkError;
 use cloudspec_model::from_json::JsonResource;
@@ -253,7 +253,12 @@ where
     })
 }
 
+/// Null for a bucket that was never versioned: GetBucketVersioning then answers no
+/// `Status` (and no `MFADelete`, which can only be set together with a status).
 pub(crate) fn versioning(o: &GetBucketVersioningOutput) -> Json {
+    if o.status().is_none() {
+        return Json::Null;
+    }
     json!({"status": en(o.status()), "mfa_delete": en(o.mfa_delete())})
 }
 
@@ -275,7 +280,18 @@ pub(crate) fn logging(o: &GetBucketLoggingOutput) -> Json {
             "target_bucket": l.target_bucket(),
             "target_prefix": l.target_prefix(),
             "target_grants": list(l.target_grants(), |g| json!({"grantee": opt(g.grantee(), grantee), "permission": en(g.permission())})),
+            "target_object_key_format": opt(l.target_object_key_format(), target_object_key_format),
         })
+    })
+}
+
+/// `SimplePrefix` is an empty structure: `{}` when present.
+fn target_object_key_format(f: &TargetObjectKeyFormat) -> Json {
+    json!({
+        "simple_prefix": opt(f.simple_prefix(), |_| json!({})),
+        "partitioned_prefix": opt(f.partitioned_prefix(), |p| json!({
+            "partition_date_source": en(p.partition_date_source()),
+        })),
     })
 }
 
@@ -332,7 +348,85 @@ fn grantee(g: &Grantee) -> Json {
 
 #[cfg(test)]
 mod tests {
-    use super::normalise_location;
+    use aws_sdk_s3::types::{
+        BucketVersioningStatus, LoggingEnabled, MfaDeleteStatus, PartitionDateSource,
+        PartitionedPrefix, SimplePrefix,
+    };
+
+    use super::*;
+
+    #[test]
+    fn a_never_versioned_bucket_has_null_versioning() {
+        let never = GetBucketVersioningOutput::builder().build();
+        assert_eq!(versioning(&never), Json::Null);
+        let suspended = GetBucketVersioningOutput::builder()
+            .status(BucketVersioningStatus::Suspended)
+            .build();
+        assert_eq!(
+            versioning(&suspended),
+            json!({"status": "Suspended", "mfa_delete": null})
+        );
+        let enabled = GetBucketVersioningOutput::builder()
+            .status(BucketVersioningStatus::Enabled)
+            .mfa_delete(MfaDeleteStatus::Disabled)
+            .build();
+        assert_eq!(
+            versioning(&enabled),
+            json!({"status": "Enabled", "mfa_delete": "Disabled"})
+        );
+    }
+
+    fn logging_with(format: Option<TargetObjectKeyFormat>) -> Json {
+        let enabled = LoggingEnabled::builder()
+            .target_bucket("logs")
+            .target_prefix("app/")
+            .set_target_object_key_format(format)
+            .build()
+            .expect("bucket and prefix are set");
+        logging(
+            &GetBucketLoggingOutput::builder()
+                .logging_enabled(enabled)
+                .build(),
+        )
+    }
+
+    #[test]
+    fn logging_keeps_the_target_object_key_format_as_the_api_gives_it() {
+        assert_eq!(
+            logging(&GetBucketLoggingOutput::builder().build()),
+            Json::Null
+        );
+        assert_eq!(
+            logging_with(None),
+            json!({
+                "target_bucket": "logs",
+                "target_prefix": "app/",
+                "target_grants": [],
+                "target_object_key_format": null,
+            })
+        );
+        let simple = TargetObjectKeyFormat::builder()
+            .simple_prefix(SimplePrefix::builder().build())
+            .build();
+        assert_eq!(
+            logging_with(Some(simple))["target_object_key_format"],
+            json!({"simple_prefix": {}, "partitioned_prefix": null})
+        );
+        let partitioned = TargetObjectKeyFormat::builder()
+            .partitioned_prefix(
+                PartitionedPrefix::builder()
+                    .partition_date_source(PartitionDateSource::EventTime)
+                    .build(),
+            )
+            .build();
+        assert_eq!(
+            logging_with(Some(partitioned))["target_object_key_format"],
+            json!({
+                "simple_prefix": null,
+                "partitioned_prefix": {"partition_date_source": "EventTime"},
+            })
+        );
+    }
 
     #[test]
     fn legacy_locations_are_normalised() {

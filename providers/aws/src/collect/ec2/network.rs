@@ -1,14 +1,18 @@
 //! Security groups, VPCs, subnets, network interfaces, ACLs, route tables, gateways, flow
 //! logs, elastic IPs and VPC endpoints: their converters.
 
+use aws_sdk_ec2::operation::describe_vpc_attribute::DescribeVpcAttributeOutput;
 use aws_sdk_ec2::types::{
-    Address, FlowLog, InternetGateway, IpPermission, NatGateway, NetworkAcl, NetworkInterface,
-    NetworkInterfaceAssociation, RouteTable, SecurityGroup, Subnet, Vpc, VpcEndpoint,
+    Address, AttributeBooleanValue, FlowLog, InternetGateway, IpPermission, NatGateway, NetworkAcl,
+    NetworkInterface, NetworkInterfaceAssociation, RouteTable, SecurityGroup, Subnet, Vpc,
+    VpcAttributeName, VpcEndpoint,
 };
+use aws_sdk_ec2::Client;
 use serde_json::{json, Value as Json};
 
 use super::tags;
 use crate::collect::convert::{document, en, list, opt, r, refs, strs, tag_map, ts};
+use crate::collect::fetch::On;
 
 const INSTANCE: &str = "aws:ec2:instance";
 const SECURITY_GROUP: &str = "aws:ec2:security_group";
@@ -77,6 +81,37 @@ pub(crate) fn vpc(v: &Vpc) -> Json {
         "owner_id": v.owner_id(),
         "tags": tags(v.tags()),
     })
+}
+
+/// One attribute of one VPC (DescribeVpcAttribute answers one per call), read by `value`.
+pub(crate) async fn vpc_attribute(
+    o: &On<'_, Client>,
+    attribute: VpcAttributeName,
+    value: fn(&DescribeVpcAttributeOutput) -> Json,
+) -> Result<Json, String> {
+    let request = o
+        .client
+        .describe_vpc_attribute()
+        .vpc_id(o.id)
+        .attribute(attribute);
+    let out = o.ctx.request(o.region, o.call, request.send()).await?;
+    Ok(value(&out))
+}
+
+/// `enable_dns_support`: the `EnableDnsSupport` of an `enableDnsSupport` answer.
+pub(crate) fn enable_dns_support(o: &DescribeVpcAttributeOutput) -> Json {
+    boolean_value(o.enable_dns_support())
+}
+
+/// `enable_dns_hostnames`: the `EnableDnsHostnames` of an `enableDnsHostnames` answer.
+pub(crate) fn enable_dns_hostnames(o: &DescribeVpcAttributeOutput) -> Json {
+    boolean_value(o.enable_dns_hostnames())
+}
+
+/// `{Value: bool}` as the bool; null when AWS leaves it out.
+fn boolean_value(v: Option<&AttributeBooleanValue>) -> Json {
+    v.and_then(AttributeBooleanValue::value)
+        .map_or(Json::Null, Json::Bool)
 }
 
 pub(crate) fn subnet(s: &Subnet) -> Json {
@@ -362,4 +397,31 @@ pub(crate) fn vpc_endpoint(e: &VpcEndpoint) -> Json {
         "owner_id": e.owner_id(),
         "tags": tags(e.tags()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vpc_dns_attributes_are_booleans_read_from_their_own_answer() {
+        let yes = AttributeBooleanValue::builder().value(true).build();
+        let no = AttributeBooleanValue::builder().value(false).build();
+        let support = DescribeVpcAttributeOutput::builder()
+            .vpc_id("vpc-1")
+            .enable_dns_support(yes)
+            .build();
+        assert_eq!(enable_dns_support(&support), json!(true));
+        // Each call answers the attribute it asked for only.
+        assert_eq!(enable_dns_hostnames(&support), Json::Null);
+        let hostnames = DescribeVpcAttributeOutput::builder()
+            .vpc_id("vpc-1")
+            .enable_dns_hostnames(no)
+            .build();
+        assert_eq!(enable_dns_hostnames(&hostnames), json!(false));
+        let empty = DescribeVpcAttributeOutput::builder()
+            .enable_dns_support(AttributeBooleanValue::builder().build())
+            .build();
+        assert_eq!(enable_dns_support(&empty), Json::Null);
+    }
 }
