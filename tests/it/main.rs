@@ -38,6 +38,7 @@ mod rule_packs;
 mod security;
 mod syntax;
 mod terraform_cli;
+mod terraform_corpus;
 mod waivers;
 
 use std::process::{Command, Output};

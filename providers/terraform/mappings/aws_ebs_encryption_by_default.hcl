@@ -1,6 +1,20 @@
 # aws_ebs_encryption_by_default -> aws:ec2:region: the EBS default of its provider's
-# region.
+# region. The region is enabled once the apply succeeds, so its opt-in status follows
+# from its name (decision 3 of design/terraform.md).
 type = "aws:ec2:region"
+
+locals {
+  # The regions every account has enabled (those launched before 20 March 2019, and the
+  # China and GovCloud ones). Every later region is opt-in: a successful apply there means
+  # the account has opted in. The isolated partitions are left unknown.
+  enabled_by_default = [
+    "us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1", "sa-east-1",
+    "eu-central-1", "eu-west-1", "eu-west-2", "eu-west-3", "eu-north-1",
+    "ap-northeast-1", "ap-northeast-2", "ap-northeast-3", "ap-southeast-1",
+    "ap-southeast-2", "ap-south-1",
+    "cn-north-1", "cn-northwest-1", "us-gov-west-1", "us-gov-east-1",
+  ]
+}
 
 object {
   literal "region_name" {
@@ -9,8 +23,11 @@ object {
   unknown "endpoint" {
     not_null = true
   }
-  unknown "opt_in_status" {
-    not_null = true
+  literal "opt_in_status" {
+    value = (self.region == null ? unknown("the provider's region is not known statically", true)
+      : contains(local.enabled_by_default, self.region) ? "opt-in-not-required"
+      : strcontains(self.region, "-iso") ? unknown("the opt-in status of an isolated region", true)
+    : "opted-in")
   }
   attr "ebs_encryption_by_default" {
     name    = "enabled"

@@ -261,6 +261,7 @@ cases!(
     instance_volumes,
     network_acls,
     region_and_unknowns,
+    region_opt_in,
     s3_creation_defaults,
     s3_logging_key_format,
     s3_split_resources,
