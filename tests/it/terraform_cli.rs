@@ -200,25 +200,54 @@ fn a_missing_configuration_is_exit_two_naming_it() {
     assert_eq!(stdout(&out), "", "no report");
 }
 
-// Changes when the plan reader lands: then the plan is judged.
+/// A plan is judged like the configuration: its resources mapped, each one's source the
+/// plan file. A plan of another format version is exit 2.
 #[test]
-fn a_plan_file_is_recognised_and_not_read_yet() {
+fn a_plan_file_is_judged_and_other_format_versions_are_refused() {
+    let plan = r#"{"format_version": "1.2", "terraform_version": "1.9.0",
+      "planned_values": {"root_module": {"resources": [
+        {"address": "aws_ebs_volume.small", "mode": "managed", "type": "aws_ebs_volume",
+         "name": "small", "values": {"availability_zone": "eu-west-1a", "size": 8}}]}},
+      "resource_changes": [{"address": "aws_ebs_volume.small", "mode": "managed",
+        "change": {"actions": ["create"], "after_unknown": {"id": true}}}],
+      "configuration": {"root_module": {"resources": [
+        {"address": "aws_ebs_volume.small", "mode": "managed", "type": "aws_ebs_volume",
+         "name": "small", "expressions": {"availability_zone": {"constant_value": "eu-west-1a"},
+         "size": {"constant_value": 8}}}]}}}"#;
     let dir = dir_with(&[
         ("s.cloudspec", SPEC),
+        ("plan.json", plan),
         (
-            "plan.json",
-            r#"{"format_version": "1.2", "terraform_version": "1.9.0", "planned_values": {"root_module": {}}}"#,
+            "plan2.json",
+            r#"{"format_version": "2.0", "planned_values": {"root_module": {}}}"#,
         ),
     ]);
     let out = cloudspec(
-        &["run", "s.cloudspec", "--terraform", "plan.json"],
+        &[
+            "run",
+            "s.cloudspec",
+            "--terraform",
+            "plan.json",
+            "--format",
+            "json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report = report(&out);
+    let text = report.to_string();
+    assert!(text.contains("aws_ebs_volume.small"), "{text}");
+    assert!(text.contains("plan.json"), "{text}");
+    let out = cloudspec(
+        &["run", "s.cloudspec", "--terraform", "plan2.json"],
         dir.path(),
     );
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "error: terraform plan.json: reading `terraform show -json` output is not supported \
-         yet; pass the root module's directory instead\n"
+        "error: terraform plan2.json: `terraform show -json` output of format_version 2.0 is \
+         not supported: cloudspec reads format 1.x (Terraform 1.x); pass the root module's \
+         directory instead\n"
     );
 }
 

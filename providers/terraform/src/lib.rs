@@ -16,8 +16,8 @@
 //! - [`raw`] gives every instance as `terraform:<provider>:<rest>`; [`mapping`] gives the
 //!   mapped ones as the live providers' types, from one data file per Terraform type
 //!   (`mappings/*.hcl`).
-//! - [`plan`] recognises `terraform show -json` output given as the `--terraform` path
-//!   (reading it is still to come).
+//! - [`plan`] reads `terraform show -json` output given as the `--terraform` path into the
+//!   same [`Instance`]s.
 //! - [`provider`] is the `--terraform` source of `cloudspec run`.
 //!
 //! Nothing here executes anything: no provider, no network, no file outside the tree given.

@@ -3,7 +3,7 @@
 //! - PATH is a root module's directory: [`crate::eval`] evaluates it; every managed
 //!   resource instance is loaded raw ([`crate::raw`], `terraform:<provider>:<rest>`) and,
 //!   where a mapping exists, as the live providers' types ([`crate::mapping`]). PATH is a
-//!   file: `terraform show -json` output ([`crate::plan`], not read yet).
+//!   file: `terraform show -json` output ([`crate::plan`]), whose instances go the same way.
 //! - The inventory's header says `"provider": "aws"`: the AWS schemas apply to the static
 //!   checks of rules on mapped types, as for a live run (raw `terraform:` types have no
 //!   schema and are not checked). It says `"dangling": "unknown"`: a reference to a
@@ -120,6 +120,12 @@ pub fn load_instances(
     let mapped = mapping::map(mappings, &evaluated.instances);
     let mut resources = mapped.resources;
     resources.extend(evaluated.instances.iter().map(raw::raw));
+    if !is_dir {
+        // A plan's resources are in the plan file, on no line of their own.
+        for r in &mut resources {
+            r.line = None;
+        }
+    }
     let inventory = inventory(root, is_dir, resources)?;
     let mut warnings = evaluated.warnings.clone();
     warnings.extend(mapped.warnings);

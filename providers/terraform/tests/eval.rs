@@ -276,6 +276,57 @@ output "ips" {
 /// The contract with the mappings: an instance's body, decoded with a schema and evaluated
 /// in its scope, gives the configured values, `each`/`count` of that instance, expanded
 /// `dynamic` blocks and identities that name the instance they come from.
+/// Regression: `aws_vpc.main.default_network_acl_id` was a bare unknown, so the mapping of
+/// `aws_default_network_acl` (which finds its VPC as the owner of that id) never found it
+/// outside the mapping tests' stand-in evaluator.
+#[test]
+fn computed_ids_of_managed_resources_name_their_owner() {
+    use cloudspec_terraform::identity;
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("main.tf"),
+        r#"
+resource "aws_vpc" "main" {
+  cidr_block = "10.0.0.0/16"
+}
+data "aws_vpc" "other" {}
+resource "aws_default_network_acl" "default" {
+  default_network_acl_id = aws_vpc.main.default_network_acl_id
+  tags = {
+    other = data.aws_vpc.other.main_route_table_id
+    dns   = aws_vpc.main.enable_dns_support
+  }
+}
+"#,
+    )
+    .unwrap();
+    let evaluated = evaluate(&Options {
+        root: dir.path().to_path_buf(),
+        ..Options::default()
+    })
+    .unwrap();
+    let acl = evaluated
+        .instances
+        .iter()
+        .find(|i| i.address == "aws_default_network_acl.default")
+        .unwrap();
+    let (attrs, _) = acl.body.just_attributes();
+    let id = attrs["default_network_acl_id"].expr.value(&acl.ctx).0;
+    assert_eq!(
+        identity::parse(id.as_str().unwrap()),
+        Some(("aws_vpc.main", "default_network_acl_id"))
+    );
+    let tags = attrs["tags"].expr.value(&acl.ctx).0;
+    // A data source's attributes, and a managed resource's other computed ones, are
+    // unknown.
+    let (cloudspec_hcl::Value::Object(m) | cloudspec_hcl::Value::Map(_, m)) = &tags else {
+        panic!("{tags:?}")
+    };
+    assert!(m["other"].is_unknown(), "{tags:?}");
+    assert!(m["dns"].is_unknown(), "{tags:?}");
+}
+
 #[test]
 fn an_instance_body_decodes_in_its_scope() {
     use cloudspec_hcl::body::{AttributeSchema, BlockHeaderSchema, BodySchema};

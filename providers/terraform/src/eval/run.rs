@@ -689,7 +689,8 @@ impl Run<'_> {
     }
 
     /// The value others read of one resource instance: its arguments, `id` and `arn`
-    /// identities, every other attribute read anywhere unknown;
+    /// identities (of a managed resource also every `*_id` and `*_arn` attribute read
+    /// anywhere), every other attribute read anywhere unknown;
     /// `aws_iam_policy_document` computed.
     pub(super) fn resource_value(
         &mut self,
@@ -726,7 +727,14 @@ impl Run<'_> {
         let direct = read.by_type.get(&key).into_iter().flatten();
         for name in direct.chain(&read.indirect) {
             if attrs.get(name).is_none_or(Value::is_null) {
-                attrs.insert(name.clone(), Value::dynamic());
+                // A computed id or ARN of a managed resource (`default_network_acl_id`)
+                // names whose it is, as `id` does: mappings find its owner.
+                let v = if r.managed && (name.ends_with("_id") || name.ends_with("_arn")) {
+                    Value::string(identity::identity(address, name))
+                } else {
+                    Value::dynamic()
+                };
+                attrs.insert(name.clone(), v);
             }
         }
         for v in attrs.values_mut() {

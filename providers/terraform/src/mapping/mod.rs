@@ -33,6 +33,7 @@ use cloudspec_model::schema::SchemaSet;
 pub use load::Mapping;
 use load::{Contribution, Op};
 use spec::{Decoder, Items, Src};
+pub(crate) use values::unknown as unknown_marker;
 use values::{for_expression, functions, marker, Marker};
 
 use crate::{identity, Failure, Instance, MappedResource};
