@@ -187,16 +187,19 @@ fn composition_options(args: &RunArgs) -> Options {
     options
 }
 
-/// Terraform's options: the configuration's path, `--var` and `--var-file` in command
-/// order, `--terraform-mappings`, and the environment's `TF_VAR_*` variables (names or
+/// Terraform's options: the configuration's path, `--terraform-root`, `--var` and
+/// `--var-file` in command order, `--terraform-mappings`, and the environment's `TF_VAR_*` variables (names or
 /// values that are not Unicode are left out, as no variable can be declared with them).
 fn terraform_options(args: &RunArgs) -> Options {
-    use cloudspec_terraform::provider::{set_env, set_vars, MAPPINGS};
+    use cloudspec_terraform::provider::{set_env, set_vars, MAPPINGS, TREE};
     let flags = &args.terraform;
     let mut options = Options {
         paths: flags.path.iter().cloned().collect(),
         ..common(args)
     };
+    if let Some(dir) = &flags.tree {
+        options.set(TREE, dir.to_string_lossy());
+    }
     set_vars(&mut options, &flags.vars);
     if let Some(dir) = &flags.mappings {
         options.set(MAPPINGS, dir.to_string_lossy());

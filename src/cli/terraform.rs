@@ -1,5 +1,6 @@
 //! The `run` flags of the Terraform source (`docs/terraform.md`): `--terraform PATH`,
-//! `--var NAME=VALUE` and `--var-file FILE` (repeatable), `--terraform-mappings DIR`.
+//! `--terraform-root DIR`, `--var NAME=VALUE` and `--var-file FILE` (repeatable),
+//! `--terraform-mappings DIR`.
 //!
 //! Terraform applies `-var` and `-var-file` in the order they are given, a later one
 //! winning, so the two flags are one list in command order. clap's derive gives each flag a
@@ -16,6 +17,8 @@ use cloudspec_terraform::vars::VarArg;
 pub struct TerraformArgs {
     /// `--terraform PATH`.
     pub path: Option<PathBuf>,
+    /// `--terraform-root DIR`.
+    pub tree: Option<PathBuf>,
     /// `--var` and `--var-file`, in the order given.
     pub vars: Vec<VarArg>,
     /// `--terraform-mappings DIR`.
@@ -32,6 +35,15 @@ struct Flags {
     /// with its arguments as written. Values known only after apply are unknown.
     #[arg(long, value_name = "PATH")]
     terraform: Option<PathBuf>,
+
+    /// With --terraform DIR: the directory tree local module sources (source = "../..") and
+    /// file functions (file, templatefile, fileset...) may read, which must contain the
+    /// --terraform directory; by default, the --terraform directory itself. Nothing outside
+    /// it is read: the code may come from a pull request. To judge a module repository's
+    /// example that calls the module above it:
+    /// `cloudspec run s3.cloudspec --terraform repo/examples/complete --terraform-root repo`
+    #[arg(long, value_name = "DIR", requires = "terraform")]
+    terraform_root: Option<PathBuf>,
 
     /// With --terraform: set an input variable, as `terraform plan -var` does; repeatable.
     /// --var and --var-file apply in the order given, a later one winning, after
@@ -73,6 +85,7 @@ impl FromArgMatches for TerraformArgs {
         ordered.sort_by_key(|(at, _)| *at);
         Ok(TerraformArgs {
             path: flags.terraform,
+            tree: flags.terraform_root,
             vars: ordered.into_iter().map(|(_, var)| var).collect(),
             mappings: flags.terraform_mappings,
         })

@@ -118,6 +118,7 @@ fn var_var_file_and_mappings_need_terraform() {
         &["--var", "a=1"][..],
         &["--var-file", "a.tfvars"],
         &["--terraform-mappings", "."],
+        &["--terraform-root", "."],
     ] {
         let mut args = vec!["run", "s.cloudspec"];
         args.extend_from_slice(flags);
@@ -198,6 +199,101 @@ fn a_missing_configuration_is_exit_two_naming_it() {
         "error: terraform infra: cannot read: No such file or directory (os error 2)\n"
     );
     assert_eq!(stdout(&out), "", "no report");
+}
+
+/// `--terraform-root` must contain the `--terraform` directory: it widens the tree that
+/// bounds module sources and file functions, never moves it elsewhere.
+#[test]
+fn a_terraform_root_that_does_not_contain_the_directory_is_exit_two() {
+    let dir = dir_with(&[
+        ("s.cloudspec", SPEC),
+        (
+            "infra/main.tf",
+            "resource \"aws_ebs_volume\" \"v\" {\n  size = 60\n}\n",
+        ),
+        ("other/README", ""),
+    ]);
+    let out = cloudspec(
+        &[
+            "run",
+            "s.cloudspec",
+            "--terraform",
+            "infra",
+            "--terraform-root",
+            "other",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: terraform infra: --terraform-root other does not contain the Terraform \
+         directory infra: the tree bounds the modules and files the configuration may read, so \
+         it must be that directory or one above it\n"
+    );
+    assert_eq!(stdout(&out), "", "no report");
+    std::fs::write(
+        dir.path().join("plan.json"),
+        r#"{"format_version":"1.2","planned_values":{"root_module":{}}}"#,
+    )
+    .expect("write");
+    let out = cloudspec(
+        &[
+            "run",
+            "s.cloudspec",
+            "--terraform",
+            "plan.json",
+            "--terraform-root",
+            ".",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --terraform-root .: --terraform plan.json is a plan, not a directory; \
+         --terraform-root bounds the modules and files of a root module's directory\n"
+    );
+}
+
+/// A module above the `--terraform` directory loads when `--terraform-root` contains it,
+/// and is refused (exit 2, naming the flag) when it does not.
+#[test]
+fn terraform_root_lets_an_example_call_the_module_above_it() {
+    let dir = dir_with(&[
+        ("s.cloudspec", SPEC),
+        (
+            "repo/main.tf",
+            "variable \"size\" {}\nresource \"aws_ebs_volume\" \"v\" {\n  size = var.size\n}\n",
+        ),
+        (
+            "repo/examples/small/main.tf",
+            "module \"m\" {\n  source = \"../../\"\n  size   = 10\n}\n",
+        ),
+    ]);
+    let example = ["run", "s.cloudspec", "--terraform", "repo/examples/small"];
+    let out = cloudspec(&example, dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: terraform repo/examples/small: main.tf:2:12: error: Module outside the \
+         Terraform directory; The source \"../../\" of module \"m\" is outside the Terraform \
+         directory: cloudspec reads no file outside the directory it was given \
+         (--terraform-root DIR gives a wider tree that contains it).\n"
+    );
+    let out = cloudspec(
+        &[
+            &example[..],
+            &["--terraform-root", "repo", "--format", "json"],
+        ]
+        .concat(),
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        statuses(rule(&report(&out), "Volumes are big")),
+        [("module.m.aws_ebs_volume.v".to_string(), "fail".to_string())]
+    );
 }
 
 /// A plan is judged like the configuration: its resources mapped, each one's source the
@@ -303,6 +399,8 @@ fn run_help_teaches_the_terraform_flags() {
         "--var <NAME=VALUE>",
         "--var-file <FILE>",
         "--terraform-mappings <DIR>",
+        "--terraform-root <DIR>",
+        "--terraform-root repo",
         "cloudspec run examples/prod.cloudspec --terraform examples/terraform",
         "--var-file prod.tfvars --var region=eu-west-1",
         "Terraform code (docs/terraform.md)",

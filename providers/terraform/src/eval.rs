@@ -80,8 +80,13 @@ pub const MAX_INSTANCES: usize = 100_000;
 /// What to evaluate.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// The root module's directory.
+    /// The root module's directory: `.terraform/modules`, `terraform.tfvars` and
+    /// `*.auto.tfvars` are read there, relative paths of file functions start there, and it
+    /// is `path.root`.
     pub root: PathBuf,
+    /// The tree module sources and file functions are confined to (`--terraform-root`); it
+    /// must contain `root`. `None`: `root` itself.
+    pub tree: Option<PathBuf>,
     /// `--var` and `--var-file`, in command order.
     pub vars: Vec<VarArg>,
     /// The environment's `TF_VAR_*` variables, by name without the prefix.
@@ -121,12 +126,34 @@ fn evaluate_here(options: &Options) -> Result<Evaluated, Failure> {
             input::display_path(&options.root)
         ))
     })?;
-    let mut tree = Tree::load(&root)?;
+    let bound = match &options.tree {
+        None => root.clone(),
+        Some(tree) => {
+            let bound = std::fs::canonicalize(tree).map_err(|e| {
+                Failure::message(format!(
+                    "--terraform-root {}: cannot read: {e}",
+                    input::display_path(tree)
+                ))
+            })?;
+            if !root.starts_with(&bound) {
+                return Err(Failure::message(format!(
+                    "--terraform-root {} does not contain the Terraform directory {}: the \
+                     tree bounds the modules and files the configuration may read, so it must \
+                     be that directory or one above it",
+                    input::display_path(tree),
+                    input::display_path(&options.root)
+                )));
+            }
+            bound
+        }
+    };
+    let mut tree = Tree::load(&root, &bound)?;
     let values = vars::root_values(&tree.configs[0].module, &root, &options.vars, &options.env)?;
     tree.warnings.extend(values.warnings);
     let graph = Graph::analyse(&tree)?;
     let files = funcs::Files {
         root: root.clone(),
+        tree: bound,
         warnings: Arc::new(Mutex::new(Vec::new())),
         entries_seen: Arc::default(),
     };

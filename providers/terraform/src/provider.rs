@@ -44,6 +44,10 @@ pub const ENV: &str = "tf-var-env";
 /// `--terraform-mappings DIR`: mapping files added to (or replacing) the shipped ones.
 pub const MAPPINGS: &str = "terraform-mappings";
 
+/// `--terraform-root DIR`: the tree module sources and file functions are confined to
+/// (the `--terraform` directory when not given).
+pub const TREE: &str = "terraform-root";
+
 /// The prefix of the environment variables that set input variables.
 const TF_VAR: &str = "TF_VAR_";
 
@@ -69,9 +73,18 @@ impl Provider for TerraformSource {
         let shown = display_path(path);
         let meta = std::fs::metadata(path)
             .map_err(|e| ProviderError::new(format!("terraform {shown}: cannot read: {e}")))?;
+        let tree = options.get(TREE).map(PathBuf::from);
+        if let (Some(tree), false) = (&tree, meta.is_dir()) {
+            return Err(ProviderError::new(format!(
+                "--terraform-root {}: --terraform {shown} is a plan, not a directory; \
+                 --terraform-root bounds the modules and files of a root module's directory",
+                display_path(tree)
+            )));
+        }
         let evaluated = if meta.is_dir() {
             eval::evaluate(&eval::Options {
                 root: path.clone(),
+                tree,
                 vars: vars(options)?,
                 env: env(options),
             })

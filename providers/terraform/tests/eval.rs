@@ -3,8 +3,10 @@
 //!
 //! - `tf/`: the root module (and whatever it calls: `tf/modules/...`, `tf/.terraform/...`);
 //! - `vars.json` (optional): `{"args": [{"var": "NAME=VALUE"} | {"var_file": "FILE"}],
-//!   "env": {"NAME": "VALUE"}}`, the `--var`/`--var-file` arguments in order (files
-//!   relative to the case folder) and the `TF_VAR_*` environment;
+//!   "env": {"NAME": "VALUE"}, "tree": "DIR"}`, the `--var`/`--var-file` arguments in
+//!   order (files relative to the case folder), the `TF_VAR_*` environment and the
+//!   `--terraform-root` tree (relative to the case folder: `.` is the case folder, so
+//!   `tf/` may call a module in `<case>/modules/`);
 //! - exactly one of `expected.json` (the instances: address, type, provider, source,
 //!   region, default tags, whether it stands for an unknown expansion, and the raw
 //!   properties) and `expected.err` (the `Failure` text, one line per diagnostic);
@@ -68,6 +70,9 @@ fn options(dir: &Path) -> Options {
         } else if let Some(f) = arg["var_file"].as_str() {
             options.vars.push(VarArg::File(rel.join(f)));
         }
+    }
+    if let Some(tree) = v["tree"].as_str() {
+        options.tree = Some(dir.join(tree));
     }
     if let Some(env) = v["env"].as_object() {
         options.env = env

@@ -30,8 +30,11 @@ pub const MAX_FILESET_ENTRIES_IN_ALL: usize = 300_000;
 /// Where files are read from, and where warnings go.
 #[derive(Clone, Debug)]
 pub struct Files {
-    /// The `--terraform` directory, canonical.
+    /// The root module's directory, canonical: relative paths start there.
     pub root: PathBuf,
+    /// The tree files are read from (`--terraform-root`; the root module's directory by
+    /// default), canonical and containing `root`.
+    pub tree: PathBuf,
     /// Warnings of file functions (paths outside the tree), in the order they happened.
     pub warnings: Arc<Mutex<Vec<Diagnostic>>>,
     /// Directory entries `fileset` looked at so far.
@@ -76,12 +79,12 @@ impl Files {
             self.root.join(&expanded)
         };
         let clean = clean(&joined);
-        if !clean.starts_with(&self.root) {
+        if !clean.starts_with(&self.tree) {
             return Ok(Resolved::Outside);
         }
         let shown = shown_path(&self.root, &clean);
         match std::fs::canonicalize(&clean) {
-            Ok(real) if real.starts_with(&self.root) => Ok(Resolved::Inside(real, shown)),
+            Ok(real) if real.starts_with(&self.tree) => Ok(Resolved::Inside(real, shown)),
             Ok(_) => Ok(Resolved::Outside),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Resolved::Missing(shown)),
             Err(e) => Err(FuncError::new(format!("failed to read file: {e}"))),
@@ -144,11 +147,13 @@ fn clean(p: &Path) -> PathBuf {
     out
 }
 
-/// A path inside the root as Terraform run in the root shows it: relative, `/`-separated.
+/// A path inside the tree as Terraform run in the root shows it: relative (`../x` above
+/// the root), `/`-separated.
 fn shown_path(root: &Path, p: &Path) -> String {
     match p.strip_prefix(root) {
         Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
         Ok(rel) => rel.to_string_lossy().replace('\\', "/"),
+        Err(_) if p.is_absolute() && root.is_absolute() => relative(root, p),
         Err(_) => p.to_string_lossy().into_owned(),
     }
 }
@@ -206,7 +211,7 @@ fn file_fn(
     )
 }
 
-/// The functions Terraform adds to the standard library, for files under `files.root`.
+/// The functions Terraform adds to the standard library, for files under `files.tree`.
 pub fn table(files: &Files) -> FunctionTable {
     let mut t = cloudspec_hcl::functions::stdlib().clone();
     t.add(file_fn(files, "file", |bytes, shown| {
@@ -435,7 +440,7 @@ fn fileset(files: &Files) -> Function {
             let result = (|| {
                 for pattern in expand_braces(pattern) {
                     let full = clean(&base.join(&pattern));
-                    if !glob_one(&files.root, &base, &full, &mut found, &mut seen)? {
+                    if !glob_one(&files.tree, &base, &full, &mut found, &mut seen)? {
                         return Ok(false);
                     }
                 }

@@ -45,7 +45,12 @@ impl Config {
 }
 
 pub(super) struct Tree {
+    /// The root module's directory, canonical: where `.terraform/modules` is read and what
+    /// module directories are shown relative to.
     pub(super) root: PathBuf,
+    /// The tree module sources must stay in (`--terraform-root`; the root module's
+    /// directory by default), canonical.
+    pub(super) tree: PathBuf,
     pub(super) configs: Vec<Config>,
     pub(super) warnings: Vec<Diagnostic>,
 }
@@ -54,10 +59,13 @@ pub(super) struct Tree {
 pub(super) type Installed = BTreeMap<String, String>;
 
 impl Tree {
-    pub(super) fn load(root: &Path) -> Result<Tree, Failure> {
-        let module = module::load_in(root, root, "")?;
+    /// Loads the root module at `root` and every module it calls; `bound` is the tree
+    /// (containing `root`) no module may come from outside of.
+    pub(super) fn load(root: &Path, bound: &Path) -> Result<Tree, Failure> {
+        let module = module::load_in(bound, root, "")?;
         let mut tree = Tree {
             root: root.to_path_buf(),
+            tree: bound.to_path_buf(),
             configs: vec![Config {
                 module: Arc::new(module),
                 path: Vec::new(),
@@ -173,7 +181,7 @@ impl Tree {
                         format!(
                             "The directory {} of module \"{}\" (source {}) does not exist or \
                              cannot be read.",
-                            shown_dir(&self.root, &clean(&joined)),
+                            self.shown_dir(&clean(&joined)),
                             call.name,
                             cloudspec_hcl::types::go_quote(&source)
                         ),
@@ -207,17 +215,29 @@ impl Tree {
                 }
             }
         };
-        if !dir.starts_with(&self.root) {
-            errors.push(error(
-                "Module outside the Terraform directory",
-                format!(
-                    "The source {} of module \"{}\" is outside the Terraform directory: \
-                     cloudspec reads no file outside the directory it was given.",
-                    cloudspec_hcl::types::go_quote(&source),
-                    call.name
-                ),
-                &source_attr.expr.range(),
-            ));
+        if !dir.starts_with(&self.tree) {
+            let source = cloudspec_hcl::types::go_quote(&source);
+            let (summary, detail) = if self.tree == self.root {
+                (
+                    "Module outside the Terraform directory",
+                    format!(
+                        "The source {source} of module \"{}\" is outside the Terraform \
+                         directory: cloudspec reads no file outside the directory it was given \
+                         (--terraform-root DIR gives a wider tree that contains it).",
+                        call.name
+                    ),
+                )
+            } else {
+                (
+                    "Module outside the Terraform tree",
+                    format!(
+                        "The source {source} of module \"{}\" is outside the tree given by \
+                         --terraform-root: cloudspec reads no file outside it.",
+                        call.name
+                    ),
+                )
+            };
+            errors.push(error(summary, detail, &source_attr.expr.range()));
             return None;
         }
         // A module that includes itself: its directory is one of its callers'.
@@ -244,12 +264,12 @@ impl Tree {
             ));
             return None;
         }
-        let prefix = shown_dir(&self.root, &dir);
+        let prefix = self.shown_dir(&dir);
         let module = match cache.get(&dir) {
             Some(m) => m.clone(),
             None => {
                 let prefix_files = if prefix == "." { "" } else { prefix.as_str() };
-                match module::load_in(&self.root, &dir, prefix_files) {
+                match module::load_in(&self.tree, &dir, prefix_files) {
                     Ok(m) => {
                         let m = Arc::new(m);
                         cache.insert(dir.clone(), m.clone());
@@ -272,6 +292,28 @@ impl Tree {
                 children: BTreeMap::new(),
             },
         ))
+    }
+
+    /// A directory as Terraform run in the root module's directory shows it: relative to
+    /// it (`../..` for a module above it in the tree), `/`-separated.
+    fn shown_dir(&self, dir: &Path) -> String {
+        if dir.starts_with(&self.root) || !dir.starts_with(&self.tree) {
+            return shown_dir(&self.root, dir);
+        }
+        let up = self.root.components().count();
+        let common = self
+            .root
+            .components()
+            .zip(dir.components())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let mut parts: Vec<String> = vec!["..".to_string(); up - common];
+        parts.extend(
+            dir.components()
+                .skip(common)
+                .map(|c| c.as_os_str().to_string_lossy().replace('\\', "/")),
+        );
+        input::escape_control(&parts.join("/")).into_owned()
     }
 }
 
