@@ -129,18 +129,24 @@ object {
       icmp_type_code  = contains(["1", "58"], e.protocol) ? { code = e.icmp_code, type = e.icmp_type } : null
     }]
   }
+  # subnet_ids unset: Terraform leaves the associations as they are, and AWS associates
+  # every subnet of the VPC that no other network ACL claims, which the configuration
+  # cannot tell. Set (even to []): exactly those subnets.
   transform "associations" {
     attr {
-      name    = "subnet_ids"
-      type    = set(string)
-      default = []
+      name = "subnet_ids"
+      type = set(string)
     }
-    result = [for s in nested : {
-      network_acl_association_id = unknown("computed by AWS after apply", true)
-      network_acl_id             = self.address
-      subnet_id                  = id(s)
-      subnet                     = ref("aws:ec2:subnet", s)
-    }]
+    result = choose(
+      nested == null,
+      unknown("every subnet of the VPC that no other network ACL is associated with, known after apply", true),
+      [for s in (nested == null ? [] : nested) : {
+        network_acl_association_id = unknown("computed by AWS after apply", true)
+        network_acl_id             = self.address
+        subnet_id                  = id(s)
+        subnet                     = ref("aws:ec2:subnet", s)
+      }],
+    )
   }
   unknown "owner_id" {
     reason   = "the account id, known after apply"

@@ -6,6 +6,10 @@ resource "aws_vpc" "main" {
   cidr_block = "10.0.0.0/16"
 }
 
+resource "aws_vpc" "other" {
+  cidr_block = "10.1.0.0/16"
+}
+
 resource "aws_subnet" "a" {
   vpc_id     = aws_vpc.main.id
   cidr_block = "10.0.1.0/24"
@@ -14,6 +18,11 @@ resource "aws_subnet" "a" {
 resource "aws_subnet" "b" {
   vpc_id     = aws_vpc.main.id
   cidr_block = "10.0.2.0/24"
+}
+
+resource "aws_subnet" "c" {
+  vpc_id     = aws_vpc.other.id
+  cidr_block = "10.1.1.0/24"
 }
 
 resource "aws_network_acl" "public" {
@@ -81,6 +90,13 @@ resource "aws_default_network_acl" "default" {
   }
 }
 
+# A default network ACL that lists its subnets: exactly those (without subnet_ids, as
+# "default" above, AWS associates every subnet no other ACL claims: unknown).
+resource "aws_default_network_acl" "listed" {
+  default_network_acl_id = aws_vpc.other.default_network_acl_id
+  subnet_ids             = [aws_subnet.c.id]
+}
+
 # A rule of an ACL outside the configuration: dropped with a warning.
 resource "aws_network_acl_rule" "elsewhere" {
   network_acl_id = "acl-0123"
@@ -91,3 +107,4 @@ resource "aws_network_acl_rule" "elsewhere" {
   from_port      = 53
   to_port        = 53
 }
+
