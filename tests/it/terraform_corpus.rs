@@ -166,6 +166,27 @@ fn every_corpus_example_loads() {
             "Buckets block public access",
             "pass",
         ),
+        // Ownership controls: s3_bucket BucketOwnerPreferred (its
+        // aws_s3_bucket_ownership_controls names the bucket through the policy's id),
+        // cloudfront_log_bucket ObjectWriter, log_bucket the module's default
+        // BucketOwnerEnforced. The ACLs: private; two canonical users.
+        ("module.s3_bucket", "Bucket ACLs are disabled", "fail"),
+        (
+            "module.cloudfront_log_bucket",
+            "Bucket ACLs are disabled",
+            "fail",
+        ),
+        ("module.log_bucket", "Bucket ACLs are disabled", "pass"),
+        (
+            "module.s3_bucket",
+            "Bucket ACLs grant nothing to everyone or to any AWS user",
+            "pass",
+        ),
+        (
+            "module.cloudfront_log_bucket",
+            "Bucket ACLs grant nothing to everyone or to any AWS user",
+            "pass",
+        ),
     ] {
         let bucket = format!("{id}.aws_s3_bucket.this[0]");
         assert_eq!(

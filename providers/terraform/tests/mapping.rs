@@ -198,7 +198,7 @@ fn every_shipped_mapping_classifies_every_member_of_its_type() {
     let mappings = Mappings::shipped().unwrap_or_else(|f| panic!("{f}"));
     let problems = mappings.check(&cloudspec_aws::schemas());
     assert!(problems.is_empty(), "{problems:#?}");
-    assert_eq!(mappings.iter().count(), 23);
+    assert_eq!(mappings.iter().count(), 25);
 }
 
 /// What `Mappings::check` says about a mapping that misses members and invents one.
@@ -264,6 +264,7 @@ cases!(
     region_opt_in,
     s3_creation_defaults,
     s3_logging_key_format,
+    s3_ownership_and_acl,
     s3_split_resources,
     security_group_inline,
     security_group_rules,

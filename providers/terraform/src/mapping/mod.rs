@@ -60,7 +60,9 @@ const SHIPPED: &[(&str, &str)] = &[
     shipped!("aws_network_acl_association"),
     shipped!("aws_network_acl_rule"),
     shipped!("aws_s3_bucket"),
+    shipped!("aws_s3_bucket_acl"),
     shipped!("aws_s3_bucket_logging"),
+    shipped!("aws_s3_bucket_ownership_controls"),
     shipped!("aws_s3_bucket_policy"),
     shipped!("aws_s3_bucket_public_access_block"),
     shipped!("aws_s3_bucket_server_side_encryption_configuration"),
@@ -556,38 +558,56 @@ impl<'m> Run<'m> {
         })
     }
 
-    /// The resource a contribution goes to, or why it has none.
+    /// The resource a contribution goes to, or why it has none. A target that names
+    /// another contributor to the same type goes where that one goes: the S3 split
+    /// resources' ids are their bucket's name, and the modules write
+    /// `bucket = aws_s3_bucket_policy.this[0].id` to order their calls.
     fn resolve(
         &self,
         p: &Pending,
         index: &HashMap<(String, String), usize>,
+        through: &HashMap<(String, String), Value>,
     ) -> Result<usize, String> {
         let to = p.to.as_str();
-        let s = match &p.target {
-            Value::String(s) => s.as_str(),
-            _ => return Err(format!("its {to} is not known before apply")),
-        };
-        match marker(s) {
-            Some(Marker::Identity { address, .. }) => index
-                .get(&(to.to_string(), address.to_string()))
-                .copied()
-                .ok_or_else(|| format!("{address} is not a {to} of the configuration")),
-            Some(_) => Err(format!("its {to} is not known before apply")),
-            None if s.contains('\u{1}') => Err(format!("its {to} is not known before apply")),
-            None => match &p.match_member {
-                Some(member) => self
-                    .resources
-                    .iter()
-                    .position(|w| {
-                        w.type_name == to && w.props.get(member).and_then(Value::as_str) == Some(s)
-                    })
-                    .ok_or_else(|| format!("no {to} with {member} {s:?} in the configuration")),
-                None => index
-                    .get(&(to.to_string(), s.to_string()))
-                    .copied()
-                    .ok_or_else(|| format!("no {to} {s:?} in the configuration")),
-            },
+        let mut target = &p.target;
+        // Each step follows one contributor; a chain longer than all of them is a cycle.
+        for _ in 0..=through.len() {
+            let s = match target {
+                Value::String(s) => s.as_str(),
+                _ => return Err(format!("its {to} is not known before apply")),
+            };
+            return match marker(s) {
+                Some(Marker::Identity { address, .. }) => {
+                    if let Some(&at) = index.get(&(to.to_string(), address.to_string())) {
+                        Ok(at)
+                    } else if let Some(next) = through.get(&(to.to_string(), address.to_string())) {
+                        target = next;
+                        continue;
+                    } else {
+                        Err(format!("{address} is not a {to} of the configuration"))
+                    }
+                }
+                Some(_) => Err(format!("its {to} is not known before apply")),
+                None if s.contains('\u{1}') => Err(format!("its {to} is not known before apply")),
+                None => match &p.match_member {
+                    Some(member) => self
+                        .resources
+                        .iter()
+                        .position(|w| {
+                            w.type_name == to
+                                && w.props.get(member).and_then(Value::as_str) == Some(s)
+                        })
+                        .ok_or_else(|| format!("no {to} with {member} {s:?} in the configuration")),
+                    None => index
+                        .get(&(to.to_string(), s.to_string()))
+                        .copied()
+                        .ok_or_else(|| format!("no {to} {s:?} in the configuration")),
+                },
+            };
         }
+        Err(format!(
+            "its {to} is named through a cycle of contributions"
+        ))
     }
 
     /// Applies every contribution to its target: derived resources' first, then the others
@@ -604,8 +624,16 @@ impl<'m> Run<'m> {
             .enumerate()
             .map(|(i, w)| ((w.type_name.clone(), w.id.clone()), i))
             .collect();
+        // Where each contributor's own contribution to a type goes, for targets that name
+        // a contributor (the first contribution of each to each type).
+        let mut through: HashMap<(String, String), Value> = HashMap::new();
+        for p in &pending {
+            through
+                .entry((p.to.clone(), p.contributor.clone()))
+                .or_insert_with(|| p.target.clone());
+        }
         for p in pending {
-            let at = match self.resolve(&p, &index) {
+            let at = match self.resolve(&p, &index, &through) {
                 Ok(at) => at,
                 Err(why) => {
                     self.warnings.push(format!(
