@@ -30,3 +30,12 @@ resource "aws_s3_bucket_public_access_block" "logs" {
   block_public_policy     = false
   restrict_public_buckets = true
 }
+
+# AWS's default for a new bucket, written down: ACLs disabled.
+resource "aws_s3_bucket_ownership_controls" "logs" {
+  bucket = aws_s3_bucket.logs.id
+
+  rule {
+    object_ownership = "BucketOwnerEnforced"
+  }
+}

@@ -21,7 +21,7 @@ use cloudspec::model::schema::{Member, MemberType};
 use serde_json::Value;
 
 /// A moto server on 127.0.0.1, stopped (by PID) when dropped, also on panic.
-struct Moto {
+pub(crate) struct Moto {
     child: Child,
     port: u16,
     /// Runs `seed.py` (boto3).
@@ -30,7 +30,7 @@ struct Moto {
 
 impl Moto {
     /// Starts moto, or `None` (skip) when no usable moto is installed, outside CI.
-    fn start() -> Option<Moto> {
+    pub(crate) fn start() -> Option<Moto> {
         let install = match usable_moto() {
             Ok(install) => install,
             Err(reason) => {
@@ -58,7 +58,7 @@ impl Moto {
         Some(moto)
     }
 
-    fn endpoint(&self) -> String {
+    pub(crate) fn endpoint(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
 
@@ -90,7 +90,7 @@ impl Moto {
     }
 
     /// Runs `cloudspec run` against this moto with `args` and extra environment.
-    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+    pub(crate) fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cloudspec"));
         cmd.arg("run").args(args);
         for var in [
@@ -130,7 +130,7 @@ impl Drop for Moto {
 }
 
 /// `CI` set (and not empty or `false`), as CI services set it: missing tools fail there.
-fn on_ci() -> bool {
+pub(crate) fn on_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false")
 }
 
@@ -240,7 +240,7 @@ fn older_than_5_2(version: &str) -> bool {
 
 /// Says once per test process why the moto tests do not run: on stderr past the test
 /// harness's capture (`eprintln!` is captured, and a test that returns early reports `ok`).
-fn skip_notice(reason: &str) {
+pub(crate) fn skip_notice(reason: &str) {
     static SAID: OnceLock<()> = OnceLock::new();
     SAID.get_or_init(|| {
         let _ = writeln!(

@@ -39,6 +39,8 @@ mod security;
 mod syntax;
 mod terraform_cli;
 mod terraform_corpus;
+#[cfg(feature = "live-aws")]
+mod two_stage;
 mod waivers;
 
 use std::process::{Command, Output};
