@@ -43,7 +43,7 @@ fi
 measure() {
   local out="$WORK/time"
   /usr/bin/time -f '%e %M' -o "$out" "$@" >/dev/null 2>&1 || true
-  awk '{ printf "%s %.0f", $1, $2 / 1024 }' "$out"
+  tail -1 "$out" | awk '{ printf "%s %.0f\n", $1, $2 / 1024 }'
 }
 
 echo "| lines | resources (cloudspec) | cloudspec best / median | peak | Checkov ${CHECKOV_VERSION:-} | peak | ratio |"
@@ -54,7 +54,7 @@ for size in $SIZES; do
   dir="$WORK/tf-$modules-$groups"
   lines="$("$TARGET/gen-terraform" --modules "$modules" --groups "$groups" --out "$dir")"
   run=("$TARGET/cloudspec" run rules/aws-cis rules/aws-foundational --terraform "$dir" --format json)
-  resources="$("${run[@]}" 2>/dev/null | python3 -c 'import json,sys; r=json.load(sys.stdin); print(len({(x["type"], x["id"]) for rule in r.get("rules", []) for x in rule.get("resources", [])}))' 2>/dev/null || echo "?")"
+  resources="$( ("${run[@]}" 2>/dev/null || true) | python3 -c 'import json,sys; r=json.load(sys.stdin); print(len({(x["type"], x["id"]) for g in r.get("groups", []) for rule in g.get("rules", []) for x in rule.get("resources", [])}))' 2>/dev/null || echo "?")"
   times=()
   peak=0
   for _ in $(seq "$RUNS"); do
