@@ -15,6 +15,13 @@ use serde_json::{json, Value};
 const BIN: &str = env!("CARGO_BIN_EXE_cloudspec");
 
 /// The repository, where `examples/` is.
+/// `cloudspec run s.cloudspec --terraform infra MORE...` in `dir`.
+fn run_terraform(dir: &Path, more: &[&str]) -> Output {
+    let mut args = vec!["run", "s.cloudspec", "--terraform", "infra"];
+    args.extend_from_slice(more);
+    cloudspec(&args, dir)
+}
+
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -137,17 +144,7 @@ fn var_var_file_and_mappings_need_terraform() {
 #[test]
 fn a_var_is_name_equals_value() {
     let dir = dir_with(&[("s.cloudspec", SPEC), ("infra/main.tf", "")]);
-    let out = cloudspec(
-        &[
-            "run",
-            "s.cloudspec",
-            "--terraform",
-            "infra",
-            "--var",
-            "region",
-        ],
-        dir.path(),
-    );
+    let out = run_terraform(dir.path(), &["--var", "region"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).starts_with(
@@ -157,17 +154,7 @@ fn a_var_is_name_equals_value() {
         "{}",
         stderr(&out)
     );
-    let out = cloudspec(
-        &[
-            "run",
-            "s.cloudspec",
-            "--terraform",
-            "infra",
-            "--var",
-            "region =x",
-        ],
-        dir.path(),
-    );
+    let out = run_terraform(dir.path(), &["--var", "region =x"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).starts_with(
@@ -177,10 +164,7 @@ fn a_var_is_name_equals_value() {
         "{}",
         stderr(&out)
     );
-    let out = cloudspec(
-        &["run", "s.cloudspec", "--terraform", "infra", "--var", "=x"],
-        dir.path(),
-    );
+    let out = run_terraform(dir.path(), &["--var", "=x"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("the variable name before \"=\" is empty"),
@@ -192,7 +176,7 @@ fn a_var_is_name_equals_value() {
 #[test]
 fn a_missing_configuration_is_exit_two_naming_it() {
     let dir = dir_with(&[("s.cloudspec", SPEC)]);
-    let out = cloudspec(&["run", "s.cloudspec", "--terraform", "infra"], dir.path());
+    let out = run_terraform(dir.path(), &[]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
@@ -213,17 +197,7 @@ fn a_terraform_root_that_does_not_contain_the_directory_is_exit_two() {
         ),
         ("other/README", ""),
     ]);
-    let out = cloudspec(
-        &[
-            "run",
-            "s.cloudspec",
-            "--terraform",
-            "infra",
-            "--terraform-root",
-            "other",
-        ],
-        dir.path(),
-    );
+    let out = run_terraform(dir.path(), &["--terraform-root", "other"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
@@ -380,7 +354,7 @@ fn a_file_that_is_no_plan_says_what_terraform_takes() {
 #[test]
 fn an_invalid_spec_stops_before_the_configuration_is_read() {
     let dir = dir_with(&[("s.cloudspec", "Spec \"t\"\nGroup \"g\"\nRule \"r\"\nOn x\n")]);
-    let out = cloudspec(&["run", "s.cloudspec", "--terraform", "infra"], dir.path());
+    let out = run_terraform(dir.path(), &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         !stderr(&out).contains("terraform infra"),
@@ -878,17 +852,7 @@ fn tf_var_environment_variables_rank_below_tfvars_files() {
 #[test]
 fn a_variable_without_a_value_is_unknown_with_a_warning() {
     let dir = sized_volume(&[]);
-    let out = cloudspec(
-        &[
-            "run",
-            "s.cloudspec",
-            "--terraform",
-            "infra",
-            "--format",
-            "json",
-        ],
-        dir.path(),
-    );
+    let out = run_terraform(dir.path(), &["--format", "json"]);
     if evaluator_missing(&out, "a_variable_without_a_value_is_unknown_with_a_warning") {
         return;
     }
@@ -899,22 +863,9 @@ fn a_variable_without_a_value_is_unknown_with_a_warning() {
         "{}",
         stderr(&out)
     );
-    let out = cloudspec(
-        &["run", "s.cloudspec", "--terraform", "infra", "--quiet"],
-        dir.path(),
-    );
+    let out = run_terraform(dir.path(), &["--quiet"]);
     assert_eq!(stderr(&out), "", "--quiet silences the warnings");
-    let out = cloudspec(
-        &[
-            "run",
-            "s.cloudspec",
-            "--terraform",
-            "infra",
-            "--fail-on-unknown",
-            "--quiet",
-        ],
-        dir.path(),
-    );
+    let out = run_terraform(dir.path(), &["--fail-on-unknown", "--quiet"]);
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -922,19 +873,7 @@ fn a_variable_without_a_value_is_unknown_with_a_warning() {
 #[test]
 fn an_undeclared_var_is_exit_two() {
     let dir = sized_volume(&[]);
-    let out = cloudspec(
-        &[
-            "run",
-            "s.cloudspec",
-            "--terraform",
-            "infra",
-            "--var",
-            "size=30",
-            "--var",
-            "sise=30",
-        ],
-        dir.path(),
-    );
+    let out = run_terraform(dir.path(), &["--var", "size=30", "--var", "sise=30"]);
     if evaluator_missing(&out, "an_undeclared_var_is_exit_two") {
         return;
     }
@@ -957,7 +896,7 @@ fn a_configuration_that_does_not_load_is_exit_two_with_every_error() {
             "resource \"aws_ebs_volume\" \"a\" {\n  size = var.nope\n  type = local.nope\n}\n",
         ),
     ]);
-    let out = cloudspec(&["run", "s.cloudspec", "--terraform", "infra"], dir.path());
+    let out = run_terraform(dir.path(), &[]);
     if evaluator_missing(
         &out,
         "a_configuration_that_does_not_load_is_exit_two_with_every_error",
@@ -974,12 +913,9 @@ fn a_configuration_that_does_not_load_is_exit_two_with_every_error() {
 #[test]
 fn saving_the_inventory_of_code_and_judging_it_again_gives_the_same_verdicts() {
     let dir = sized_volume(&[]);
-    let out = cloudspec(
+    let out = run_terraform(
+        dir.path(),
         &[
-            "run",
-            "s.cloudspec",
-            "--terraform",
-            "infra",
             "--var",
             "size=30",
             "--format",
@@ -987,7 +923,6 @@ fn saving_the_inventory_of_code_and_judging_it_again_gives_the_same_verdicts() {
             "--save-inventory",
             "inv.json",
         ],
-        dir.path(),
     );
     if evaluator_missing(&out, "saving_the_inventory_of_code_and_judging_it_again") {
         return;
