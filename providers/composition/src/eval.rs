@@ -34,6 +34,15 @@ pub(crate) fn downgrade(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// hcl's `Diagnostic.Error()`: `FILE:RANGE: SUMMARY; DETAIL` (without the range when
+/// there is none), how upstream quotes a diagnostic inside its messages.
+pub(crate) fn go_error(d: &Diagnostic) -> String {
+    match &d.subject {
+        Some(r) => format!("{}: {}; {}", range_string(r), d.summary, d.detail),
+        None => format!("{}; {}", d.summary, d.detail),
+    }
+}
+
 /// Runs the program once over `req`.
 pub(crate) fn run(program: &Program, req: &Request) -> Result<State, Failure> {
     let mut vars = BTreeMap::new();
@@ -124,10 +133,7 @@ impl Evaluator<'_> {
                 if let Some(r) = &d.expression {
                     parts.push(self.p.source(r));
                 }
-                parts.push(match &d.subject {
-                    Some(r) => format!("{}: {}; {}", range_string(r), d.summary, d.detail),
-                    None => format!("{}; {}", d.summary, d.detail),
-                });
+                parts.push(go_error(d));
                 parts.join(", ")
             })
             .collect()

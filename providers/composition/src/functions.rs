@@ -327,15 +327,7 @@ fn invoke(
 
 /// hcl's `Diagnostics.Error()`: the first error, and how many others there were.
 fn diagnostics_error(d: &Diagnostic, count: usize) -> String {
-    let first = match &d.subject {
-        Some(r) => format!(
-            "{}: {}; {}",
-            cloudspec_hcl::diag::range_string(r),
-            d.summary,
-            d.detail
-        ),
-        None => format!("{}; {}", d.summary, d.detail),
-    };
+    let first = crate::eval::go_error(d);
     match count {
         0 | 1 => first,
         n => format!("{first}, and {} other diagnostic(s)", n - 1),

@@ -242,7 +242,7 @@ pub(crate) fn for_expression(v: &Value) -> Value {
 pub(crate) fn to_json(v: &Value) -> Json {
     match v {
         Value::Null(_) => Json::Null,
-        Value::Unknown(_) => unknown_json(NOT_KNOWN, false),
+        Value::Unknown(_) => crate::raw::unknown(NOT_KNOWN, false),
         Value::Bool(b) => Json::Bool(*b),
         Value::Number(n) => number_json(n),
         Value::String(s) => match marker(s) {
@@ -251,11 +251,11 @@ pub(crate) fn to_json(v: &Value) -> Json {
                 m.insert("$ref".into(), Json::String(target.to_string()));
                 Json::Object(m)
             }
-            Some(Marker::Unknown { reason, not_null }) => unknown_json(reason, not_null),
+            Some(Marker::Unknown { reason, not_null }) => crate::raw::unknown(reason, not_null),
             Some(Marker::Identity { address, attr }) => {
-                unknown_json(&identity_reason(address, attr), true)
+                crate::raw::unknown(&identity_reason(address, attr), true)
             }
-            None if contains_marker(s) => unknown_json(NOT_KNOWN_INTERPOLATION, true),
+            None if contains_marker(s) => crate::raw::unknown(NOT_KNOWN_INTERPOLATION, true),
             None => Json::String(s.clone()),
         },
         Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
@@ -265,15 +265,6 @@ pub(crate) fn to_json(v: &Value) -> Json {
             Json::Object(items.iter().map(|(k, i)| (k.clone(), to_json(i))).collect())
         }
     }
-}
-
-fn unknown_json(reason: &str, not_null: bool) -> Json {
-    let mut m = serde_json::Map::new();
-    m.insert("$unknown".into(), Json::String(reason.to_string()));
-    if not_null {
-        m.insert("not_null".into(), Json::Bool(true));
-    }
-    Json::Object(m)
 }
 
 fn number_json(n: &cloudspec_hcl::Number) -> Json {
