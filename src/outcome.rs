@@ -355,10 +355,22 @@ pub struct UnknownPath {
     pub reason: String,
 }
 
+/// Where a resource read from a file was declared (the inventory's `source`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ResourceSource {
+    /// As the inventory names it (JSON reports carry it so).
     pub file: String,
     pub line: Option<u64>,
+    /// The directory `file` is relative to, as given on the command line.
+    #[serde(skip)]
+    pub root: Option<std::sync::Arc<str>>,
+}
+
+impl ResourceSource {
+    /// The file as opened from where cloudspec runs (console, JUnit and SARIF name it).
+    pub fn located(&self) -> String {
+        cloudspec_model::located_source(self.root.as_deref(), &self.file)
+    }
 }
 
 /// Rule counts per status, as reports show them.
@@ -469,6 +481,7 @@ mod serialize {
         details.source = Some(ResourceSource {
             file: "f.json".into(),
             line: Some(3),
+            root: None,
         });
         details.waiver = Some(Box::new(AppliedWaiver {
             rule: "*".into(),

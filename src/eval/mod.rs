@@ -523,6 +523,7 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
         source: resource.source.as_ref().map(|s| ResourceSource {
             file: s.file.clone(),
             line: s.line,
+            root: s.root.clone(),
         }),
         waiver: None,
     };

@@ -194,8 +194,8 @@ fn resource_details(resource: &ResourceOutcome, color: bool) -> String {
 fn source_suffix(resource: &ResourceOutcome) -> String {
     match resource.source() {
         Some(source) => match source.line {
-            Some(line) => format!(" ({}:{line})", e(&source.file)),
-            None => format!(" ({})", e(&source.file)),
+            Some(line) => format!(" ({}:{line})", e(&source.located())),
+            None => format!(" ({})", e(&source.located())),
         },
         None => String::new(),
     }

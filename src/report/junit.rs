@@ -239,7 +239,7 @@ fn details(resource: &ResourceOutcome) -> String {
     }
     let mut header = format!("{} {}", resource.type_name, resource.id);
     if let Some(source) = resource.source() {
-        header.push_str(&format!(" ({}", source.file));
+        header.push_str(&format!(" ({}", source.located()));
         if let Some(line) = source.line {
             header.push_str(&format!(":{line}"));
         }

@@ -468,7 +468,7 @@ fn source_location(resource: &ResourceOutcome) -> Option<SarifLocation> {
     Some(SarifLocation {
         physical_location: PhysicalLocation {
             artifact_location: ArtifactLocation {
-                uri: path_to_uri(&source.file),
+                uri: path_to_uri(&source.located()),
             },
             region: source.line.filter(|line| *line >= 1).map(|line| Region {
                 start_line: line,

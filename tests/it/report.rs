@@ -83,6 +83,7 @@ fn gp2_rule() -> RuleOutcome {
     failing.details_mut().source = Some(ResourceSource {
         file: "inventory/prod.json".to_string(),
         line: Some(12),
+        root: None,
     });
     failing.region = Some("us-east-1".into());
     let mut vacuous = instance("i-0def", Status::Pass);

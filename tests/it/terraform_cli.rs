@@ -710,13 +710,13 @@ fn the_bundled_example_is_judged_offline() {
     assert_eq!(bastion["status"], "fail");
     assert_eq!(
         bastion["source"],
-        json!({"file": "examples/terraform/network.tf", "line": 29})
+        json!({"file": "network.tf", "line": 29})
     );
     let public = rule(&report, "Buckets must block public access");
     assert_eq!(public["status"], "fail");
     assert_eq!(
         resource(public, "aws_s3_bucket.logs")["source"],
-        json!({"file": "examples/terraform/storage.tf", "line": 1})
+        json!({"file": "storage.tf", "line": 1})
     );
     for passing in [
         "Buckets must have versioning enabled",
@@ -940,7 +940,7 @@ fn saving_the_inventory_of_code_and_judging_it_again_gives_the_same_verdicts() {
         .find(|r| r["type"] == "terraform:aws:ebs_volume")
         .expect("the raw volume");
     assert_eq!(raw["id"], "aws_ebs_volume.data");
-    assert_eq!(raw["source"], json!({"file": "infra/main.tf", "line": 5}));
+    assert_eq!(raw["source"], json!({"file": "main.tf", "line": 5}));
     let again = cloudspec(
         &[
             "run",
@@ -953,6 +953,65 @@ fn saving_the_inventory_of_code_and_judging_it_again_gives_the_same_verdicts() {
         dir.path(),
     );
     assert_eq!(report(&again)["groups"], first["groups"]);
+}
+
+/// Sources as the contract names them (relative to the `--terraform` directory, the
+/// directory in the header's `origin`), and located from where cloudspec runs wherever a
+/// report points at the file: live from the code, and from the saved inventory read back.
+#[test]
+fn sources_are_relative_to_the_module_and_sarif_locates_them_from_the_working_directory() {
+    let dir = sized_volume(&[]);
+    let out = run_terraform(
+        dir.path(),
+        &[
+            "--var",
+            "size=10",
+            "--format",
+            "json",
+            "--format",
+            "sarif=code.sarif",
+            "--save-inventory",
+            "inv.json",
+        ],
+    );
+    if evaluator_missing(&out, "sources_are_relative_to_the_module") {
+        return;
+    }
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let volume = resource(rule(&report(&out), "Thirty"), "aws_ebs_volume.data").clone();
+    assert_eq!(volume["source"], json!({"file": "main.tf", "line": 5}));
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("inv.json")).unwrap())
+            .unwrap();
+    assert_eq!(saved["origin"], json!({"kind": "terraform", "path": "infra"}));
+    let location = |file: &str| -> Value {
+        let log: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(file)).unwrap())
+                .unwrap();
+        log["runs"][0]["results"][0]["locations"][0]["physicalLocation"].clone()
+    };
+    let want = json!({"artifactLocation": {"uri": "infra/main.tf"}, "region": {"startLine": 5}});
+    assert_eq!(location("code.sarif"), want);
+    let again = cloudspec(
+        &[
+            "run",
+            "s.cloudspec",
+            "--inventory",
+            "inv.json",
+            "--format",
+            "sarif=saved.sarif",
+            "--save-inventory",
+            "again.json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
+    assert_eq!(location("saved.sarif"), want);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("again.json")).unwrap(),
+        std::fs::read_to_string(dir.path().join("inv.json")).unwrap(),
+        "the origin survives a second save"
+    );
 }
 
 #[test]

@@ -163,10 +163,7 @@ pub fn inventory(
         type_name: xr_type,
         id: xr_name,
         what: "the composite resource".into(),
-        source: Source {
-            file: xr_file.to_string(),
-            line: None,
-        },
+        source: Source::new(xr_file.to_string(), None),
         object: xr_object,
     });
     let mut errors: Vec<CollectionError> = Vec::new();
@@ -202,10 +199,7 @@ pub fn inventory(
                 type_name,
                 id: &desired.name,
                 what: format!("the desired resource \"{}\"", short(&desired.name)),
-                source: Source {
-                    file,
-                    line: u64::try_from(line).ok(),
-                },
+                source: Source::new(file, u64::try_from(line).ok()),
                 object,
             }),
             _ => untyped(

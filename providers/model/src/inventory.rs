@@ -25,8 +25,72 @@ pub struct Resource {
 /// A file position a resource was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Source {
+    /// The file as inventories carry it: for Terraform, relative to the `--terraform`
+    /// directory (`modules/net/main.tf`).
     pub file: String,
     pub line: Option<u64>,
+    /// The directory `file` is relative to, as given on the command line (`infra`), when
+    /// not the working directory. Not part of an inventory: reports that point people and
+    /// code-scanning tools at the file (console, JUnit, SARIF) name it [`Source::located`].
+    pub root: Option<std::sync::Arc<str>>,
+}
+
+impl Source {
+    /// A source without a root: its file is named from where cloudspec runs.
+    pub fn new(file: impl Into<String>, line: Option<u64>) -> Self {
+        Source {
+            file: file.into(),
+            line,
+            root: None,
+        }
+    }
+
+    /// The file as it is opened from where cloudspec runs: `root/file`.
+    pub fn located(&self) -> String {
+        located(self.root.as_deref(), &self.file)
+    }
+}
+
+/// `file` inside `root` (`infra` + `main.tf` is `infra/main.tf`), with `/` separators.
+pub fn located(root: Option<&str>, file: &str) -> String {
+    match root {
+        Some(root) if !root.is_empty() && root != "." => {
+            format!("{}/{file}", root.trim_end_matches('/'))
+        }
+        _ => file.to_string(),
+    }
+}
+
+/// The header's `"origin"` (`design/terraform.md` section 3): the kind of source the
+/// resources were read from and its path as given on the command line
+/// (`{"kind": "terraform", "path": "infra"}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub kind: String,
+    pub path: String,
+}
+
+impl Origin {
+    /// The directory the resources' `source.file`s are relative to: the path, or the
+    /// folder of a file the resources come from (a plan `infra/plan.json` whose resources'
+    /// file is `plan.json`). `None` for the working directory.
+    pub fn root_for(&self, file: &str) -> Option<std::sync::Arc<str>> {
+        let path = self.path.replace('\\', "/");
+        let path = path.trim_end_matches('/');
+        let dir = match path.rsplit_once('/') {
+            Some((dir, name)) if name == file => dir,
+            None if path == file => "",
+            _ => path,
+        };
+        let mut dir = dir;
+        while let Some(rest) = dir.strip_prefix("./") {
+            dir = rest.trim_start_matches('/');
+        }
+        if dir.is_empty() && self.path.starts_with('/') {
+            return Some("/".into());
+        }
+        (!dir.is_empty() && dir != ".").then(|| dir.into())
+    }
 }
 
 /// Something a provider could not collect: rules on `type_name` come out `error`.
@@ -78,6 +142,8 @@ pub struct Inventory {
     pub collected_at: Option<String>,
     /// What a dangling reference stands for (the header's `"dangling"`).
     pub dangling: Dangling,
+    /// What the resources were read from (the header's `"origin"`), when one source.
+    pub origin: Option<Origin>,
     pub resources: Vec<Resource>,
     pub errors: Vec<CollectionError>,
     pub interner: Interner,
@@ -138,6 +204,11 @@ impl InventoryBuilder {
     /// What the inventory's dangling references stand for.
     pub fn set_dangling(&mut self, dangling: Dangling) {
         self.inv.dangling = dangling;
+    }
+
+    /// What the resources were read from.
+    pub fn set_origin(&mut self, origin: Option<Origin>) {
+        self.inv.origin = origin;
     }
 
     /// Adds a resource; a second one with the same type and id is refused.

@@ -22,8 +22,10 @@ mod value;
 pub use intern::{Interner, Sym};
 pub use inventory::{
     CollectionError, Dangling, DuplicateResource, Inventory, InventoryBuilder, Resource,
-    ResourceIdx, Source,
+    Origin, ResourceIdx, Source,
 };
+/// `file` inside `root` as reports locate it ([`Source::located`]).
+pub use inventory::located as located_source;
 pub use json::{InventoryHeader, InventoryWriter, LoadError, LoadErrorKind};
 pub use plan::CollectionPlan;
 pub use projection::Projection;

@@ -176,6 +176,11 @@ pub fn merge(mut parts: Vec<Part>) -> Result<Inventory, MergeError> {
         None
     };
     builder.set_provider(provider);
+    // The origin of the one part that has one (several: none, each resource keeps its
+    // source's root).
+    let mut origins = parts.iter().filter_map(|p| p.inventory.origin.as_ref());
+    let origin = origins.next().cloned();
+    builder.set_origin(if origins.next().is_none() { origin } else { None });
     builder.set_dangling(
         if parts
             .iter()

@@ -9,10 +9,12 @@
 //!   schema and are not checked). It says `"dangling": "unknown"`: a reference to a
 //!   resource the configuration does not hold (`subnet_id = "subnet-0abc"`) is to one that
 //!   exists outside it, whose members are unknown.
-//! - A resource's `source` is its block's file and line, the file named as the user can
-//!   open it from where cloudspec runs: the `--terraform` path joined with the file's path
-//!   inside it (`infra/modules/net/main.tf`), as spec files are named in reports, so a SARIF
-//!   report annotates the line of the `.tf` file in a pull request.
+//! - A resource's `source` is its block's file and line, the file relative to the
+//!   `--terraform` directory (`modules/net/main.tf`) as the contract says; the inventory's
+//!   `origin` is `{"kind": "terraform", "path": <the --terraform path>}`. Reports that point
+//!   at the file (console, JUnit, SARIF) join the two ([`Source::located`]:
+//!   `infra/modules/net/main.tf`), so a SARIF report annotates the line of the `.tf` file in
+//!   a pull request; a saved inventory read back locates them through its `origin`.
 //! - A configuration that cannot be loaded is a [`ProviderError`] (exit 2) with one line
 //!   per diagnostic: `terraform infra: main.tf:3:5: error: SUMMARY; DETAIL`.
 //! - Warnings (the evaluator's, then the mapping's) go to `tracing::warn!` on stderr,
@@ -24,8 +26,8 @@ use std::path::{Path, PathBuf};
 use cloudspec_model::from_json::object_from_json;
 use cloudspec_model::input::{display_path, escape_control, truncate_chars};
 use cloudspec_model::{
-    Dangling, Inventory, InventoryBuilder, LoadRequest, Options, Provider, ProviderError, Resource,
-    Source,
+    Dangling, Inventory, InventoryBuilder, LoadRequest, Options, Origin, Provider, ProviderError,
+    Resource, Source,
 };
 
 use crate::mapping::{self, Mappings};
@@ -149,7 +151,7 @@ pub fn load_instances(
 }
 
 /// The inventory of a configuration's resources (raw and mapped): sorted by type and id,
-/// sources named from where cloudspec runs, `"provider": "aws"`, `"dangling": "unknown"`.
+/// sources relative to `root`, `"provider": "aws"`, `"dangling": "unknown"`, the origin.
 /// Two resources with one type and id (two mappings deriving the same address) are an
 /// error.
 pub fn inventory(
@@ -161,6 +163,10 @@ pub fn inventory(
     let mut builder = InventoryBuilder::new();
     builder.set_provider(Some("aws".into()));
     builder.set_dangling(Dangling::Unknown);
+    builder.set_origin(Some(Origin {
+        kind: "terraform".into(),
+        path: display_path(root).replace('\\', "/"),
+    }));
     builder.reserve(resources.len());
     for resource in &resources {
         let converted = Resource {
@@ -169,8 +175,8 @@ pub fn inventory(
             region: resource.region.as_deref().map(Into::into),
             account: None,
             source: Some(Box::new(Source {
-                file: source_file(root, is_dir, &resource.file),
                 line: resource.line,
+                ..source(root, is_dir, &resource.file)
             })),
             properties: object_from_json(&resource.properties, builder.interner()),
         };
@@ -187,24 +193,38 @@ pub fn inventory(
     Ok(builder.finish())
 }
 
-/// A resource's file as reports name it: `file` inside the directory `root` (`main.tf` in
-/// `infra` is `infra/main.tf`, in `.` just `main.tf`); a plan's resources are in the plan
-/// file itself.
-pub fn source_file(root: &Path, is_dir: bool, file: &str) -> String {
-    let full: PathBuf = if !is_dir || file.is_empty() {
-        root.to_path_buf()
+/// A resource's source as the contract names it (section 3): `file` relative to the
+/// `--terraform` directory (`modules/net/main.tf`), a plan's resources in the plan file
+/// (its name); `root` the directory as given on the command line (`infra`, none for the
+/// working directory), so console, JUnit and SARIF reports name `infra/modules/net/main.tf`
+/// and a pull request is annotated on that file.
+pub fn source(root: &Path, is_dir: bool, file: &str) -> Source {
+    let (dir, file) = if is_dir {
+        (Some(root), file.to_string())
     } else {
-        root.join(file)
+        let name = root
+            .file_name()
+            .map(|n| display_path(Path::new(n)))
+            .unwrap_or_else(|| display_path(root));
+        (root.parent(), name)
     };
-    let shown = display_path(&full).replace('\\', "/");
-    let mut rest = shown.as_str();
-    while let Some(after) = rest.strip_prefix("./") {
-        rest = after.trim_start_matches('/');
-    }
-    if rest.is_empty() {
-        shown
-    } else {
-        rest.to_string()
+    let root = dir.and_then(|dir| {
+        let shown = display_path(dir).replace('\\', "/");
+        let mut rest = shown.as_str();
+        while let Some(after) = rest.strip_prefix("./") {
+            rest = after.trim_start_matches('/');
+        }
+        let rest = if rest.len() > 1 {
+            rest.trim_end_matches('/')
+        } else {
+            rest
+        };
+        (!rest.is_empty() && rest != ".").then(|| std::sync::Arc::from(rest))
+    });
+    Source {
+        file,
+        line: None,
+        root,
     }
 }
 

@@ -93,10 +93,7 @@ fn desired_resources_and_the_xr_join_the_inventory() {
     let xr = &inv.resources[0];
     assert_eq!(
         xr.source.as_deref(),
-        Some(&Source {
-            file: "xr.yaml".into(),
-            line: None
-        })
+        Some(&Source::new("xr.yaml", None))
     );
     assert_eq!(xr.region, None);
     let logs1 = &inv.resources[2];

@@ -22,6 +22,8 @@ pub(crate) struct Document {
     pub collected_at: Option<String>,
     /// The header's `"dangling"`, when given.
     pub dangling: Option<Dangling>,
+    /// The header's `"origin"`, when given.
+    pub origin: Option<crate::Origin>,
     pub resources: Vec<Resource>,
     /// The byte offset each resource starts at, for duplicate errors.
     pub offsets: Vec<usize>,
@@ -48,12 +50,18 @@ impl Document {
         builder.reserve(self.resources.len());
         builder.note_ref_keys(&self.ref_keys);
         builder.note_dropped_refs(self.dropped_refs);
-        for (resource, offset) in self.resources.into_iter().zip(self.offsets) {
+        let origin = self.origin;
+        for (mut resource, offset) in self.resources.into_iter().zip(self.offsets) {
+            // Files are relative to the origin's path: reports locate them there.
+            if let (Some(origin), Some(source)) = (&origin, resource.source.as_deref_mut()) {
+                source.root = origin.root_for(&source.file);
+            }
             builder.push_read(resource).map_err(|d| (d, offset))?;
         }
         for error in self.errors {
             builder.push_error(error);
         }
+        builder.set_origin(origin);
         Ok(())
     }
 }
@@ -126,6 +134,10 @@ pub(crate) fn parse(
                 })?),
             };
             set_once(r, &mut doc.dangling, mode, key, key_pos)
+        }
+        "origin" => {
+            let v = origin(r)?;
+            set_once(r, &mut doc.origin, v, key, key_pos)
         }
         "resources" => {
             once(r, &mut resources_seen, key, key_pos)?;
@@ -431,6 +443,35 @@ fn properties(r: &mut Reader) -> PResult<Object> {
     }
 }
 
+/// `origin`: `{"kind": ..., "path": ...}` or null.
+fn origin(r: &mut Reader) -> PResult<Option<crate::Origin>> {
+    let start = r.pos;
+    match r.peek() {
+        Some(b'n') => return r.value().map(|_| None),
+        Some(b'{') => {}
+        found => {
+            return Err(r.syntax_or_format(
+                found,
+                "expected \"origin\" to be an object {\"kind\": ..., \"path\": ...}",
+            ))
+        }
+    }
+    let mut kind = None;
+    let mut path = None;
+    let mut unknown = UnknownFields::default();
+    fields(r, |r, key, key_pos| match key {
+        "kind" | "path" => {
+            let v = String::from(required_string(r, key)?);
+            let slot = if key == "kind" { &mut kind } else { &mut path };
+            set_once(r, slot, Some(v), key, key_pos)
+        }
+        _ => skip_unknown(r, &mut unknown, key, key_pos),
+    })?;
+    let kind = kind.ok_or_else(|| r.format(start, "missing required field \"kind\""))?;
+    let path = path.ok_or_else(|| r.format(start, "missing required field \"path\""))?;
+    Ok(Some(crate::Origin { kind, path }))
+}
+
 /// `source`: `{"file": ..., "line": ...}` or null.
 fn source(r: &mut Reader) -> PResult<Option<Box<Source>>> {
     let start = r.pos;
@@ -459,7 +500,7 @@ fn source(r: &mut Reader) -> PResult<Option<Box<Source>>> {
         _ => skip_unknown(r, &mut unknown, key, key_pos),
     })?;
     let file = file.ok_or_else(|| r.format(start, "missing required field \"file\""))?;
-    Ok(Some(Box::new(Source { file, line })))
+    Ok(Some(Box::new(Source::new(file, line))))
 }
 
 /// `source.line`: a non-negative integer or null.

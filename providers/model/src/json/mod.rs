@@ -179,6 +179,7 @@ impl Inventory {
                 provider: self.provider.as_deref(),
                 collected_at: self.collected_at.as_deref(),
                 dangling: self.dangling,
+                origin: self.origin.as_ref(),
             },
         )?;
         for resource in order {

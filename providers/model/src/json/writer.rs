@@ -29,6 +29,7 @@ pub struct InventoryHeader<'a> {
     pub collected_at: Option<&'a str>,
     /// Written only when not the default (`"dangling": "unknown"`).
     pub dangling: Dangling,
+    pub origin: Option<&'a crate::Origin>,
 }
 
 impl<W: Write> InventoryWriter<W> {
@@ -40,6 +41,7 @@ impl<W: Write> InventoryWriter<W> {
                 provider,
                 collected_at,
                 dangling: Dangling::default(),
+                origin: None,
             },
         )
     }
@@ -50,6 +52,7 @@ impl<W: Write> InventoryWriter<W> {
             provider,
             collected_at,
             dangling,
+            origin,
         } = header;
         let dangling = (dangling != Dangling::default()).then(|| dangling.as_str());
         let mut buf = String::from("{\n  \"cloudspec_inventory\": 1,\n");
@@ -63,6 +66,13 @@ impl<W: Write> InventoryWriter<W> {
                 push_str(&mut buf, value);
                 buf.push_str(",\n");
             }
+        }
+        if let Some(origin) = origin {
+            buf.push_str("  \"origin\": {\n    \"kind\": ");
+            push_str(&mut buf, &origin.kind);
+            buf.push_str(",\n    \"path\": ");
+            push_str(&mut buf, &origin.path);
+            buf.push_str("\n  },\n");
         }
         buf.push_str("  \"resources\": [");
         Ok(InventoryWriter {

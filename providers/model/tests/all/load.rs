@@ -387,3 +387,67 @@ fn columns_count_characters_not_bytes() {
     let err = error_of(load_with(text, 1));
     assert_eq!((err.line, err.column), (Some(1), Some(62)));
 }
+
+/// The header's `origin` (`design/terraform.md` section 3): read, written back as read, and
+/// the directory reports locate the resources' files in.
+#[test]
+fn the_origin_is_kept_and_locates_source_files() {
+    let text = r#"{"cloudspec_inventory": 1, "resources": [
+      {"type": "t", "id": "a", "source": {"file": "modules/net/main.tf", "line": 3}},
+      {"type": "t", "id": "b"}],
+      "origin": {"kind": "terraform", "path": "./infra/"}}"#;
+    let inv = load_with(text, 1).expect("loads");
+    let origin = inv.origin.clone().expect("origin");
+    assert_eq!((origin.kind.as_str(), origin.path.as_str()), ("terraform", "./infra/"));
+    let source = inv.resources[0].source.as_deref().expect("source");
+    assert_eq!(source.file, "modules/net/main.tf");
+    assert_eq!(source.located(), "infra/modules/net/main.tf");
+    let saved = inv.to_json_string();
+    assert!(
+        saved.contains("  \"origin\": {\n    \"kind\": \"terraform\",\n    \"path\": \"./infra/\"\n  },\n  \"resources\""),
+        "{saved}"
+    );
+    assert_eq!(load_with(&saved, 1).expect("reloads").to_json_string(), saved);
+}
+
+#[test]
+fn the_origin_root_of_a_plan_is_its_folder() {
+    let origin = |path: &str| cloudspec_model::Origin {
+        kind: "terraform".into(),
+        path: path.into(),
+    };
+    let cases = [
+        ("infra", "main.tf", Some("infra")),
+        (".", "main.tf", None),
+        ("/abs/infra", "main.tf", Some("/abs/infra")),
+        ("plan.json", "plan.json", None),
+        ("out/plan.json", "plan.json", Some("out")),
+        ("./out/plan.json", "plan.json", Some("out")),
+        ("/plan.json", "plan.json", Some("/")),
+        ("C:\\infra", "main.tf", Some("C:/infra")),
+    ];
+    for (path, file, want) in cases {
+        assert_eq!(origin(path).root_for(file).as_deref(), want, "{path} {file}");
+    }
+}
+
+#[test]
+fn a_malformed_origin_is_an_error_at_its_position() {
+    for (origin, message) in [
+        (
+            r#""infra""#,
+            "big.json:1:55: expected \"origin\" to be an object {\"kind\": ..., \"path\": ...}, found string (at $.origin)",
+        ),
+        (
+            r#"{"kind": "terraform"}"#,
+            "big.json:1:55: missing required field \"path\" (at $.origin)",
+        ),
+        (
+            r#"{"kind": 1, "path": "x"}"#,
+            "big.json:1:64: expected \"kind\" to be a string, found number (at $.origin.kind)",
+        ),
+    ] {
+        let text = format!(r#"{{"cloudspec_inventory": 1, "resources": [], "origin": {origin}}}"#);
+        assert_eq!(error_of(load_with(&text, 1)).to_string(), message, "{origin}");
+    }
+}

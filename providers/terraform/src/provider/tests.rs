@@ -28,29 +28,30 @@ fn resource(
 }
 
 #[test]
-fn sources_are_named_from_where_cloudspec_runs() {
-    assert_eq!(
-        source_file(Path::new("infra"), true, "main.tf"),
-        "infra/main.tf"
-    );
-    assert_eq!(
-        source_file(Path::new("infra/"), true, "modules/net/main.tf"),
-        "infra/modules/net/main.tf"
-    );
-    assert_eq!(source_file(Path::new("."), true, "main.tf"), "main.tf");
-    assert_eq!(
-        source_file(Path::new("./infra"), true, "a.tf.json"),
-        "infra/a.tf.json"
-    );
-    assert_eq!(
-        source_file(Path::new("/abs/infra"), true, "main.tf"),
-        "/abs/infra/main.tf"
-    );
-    assert_eq!(
-        source_file(Path::new("plan.json"), false, "plan.json"),
-        "plan.json"
-    );
-    assert_eq!(source_file(Path::new("."), true, ""), ".");
+fn sources_are_relative_to_the_module_and_located_from_where_cloudspec_runs() {
+    let cases = [
+        ("infra", true, "main.tf", "main.tf", Some("infra"), "infra/main.tf"),
+        (
+            "infra/",
+            true,
+            "modules/net/main.tf",
+            "modules/net/main.tf",
+            Some("infra"),
+            "infra/modules/net/main.tf",
+        ),
+        (".", true, "main.tf", "main.tf", None, "main.tf"),
+        ("./infra", true, "a.tf.json", "a.tf.json", Some("infra"), "infra/a.tf.json"),
+        ("/abs/infra", true, "main.tf", "main.tf", Some("/abs/infra"), "/abs/infra/main.tf"),
+        ("/", true, "main.tf", "main.tf", Some("/"), "/main.tf"),
+        ("plan.json", false, "", "plan.json", None, "plan.json"),
+        ("out/p.json", false, "", "p.json", Some("out"), "out/p.json"),
+    ];
+    for (root, is_dir, file, want_file, want_root, want_located) in cases {
+        let s = source(Path::new(root), is_dir, file);
+        assert_eq!(s.file, want_file, "{root} {file}");
+        assert_eq!(s.root.as_deref(), want_root, "{root} {file}");
+        assert_eq!(s.located(), want_located, "{root} {file}");
+    }
 }
 
 #[test]
@@ -87,8 +88,8 @@ fn the_inventory_says_aws_and_unknown_dangling_targets_and_keeps_sources() {
     let web = &inv.resources[0];
     let source = web.source.as_deref().unwrap();
     assert_eq!(
-        (source.file.as_str(), source.line),
-        ("infra/main.tf", Some(9))
+        (source.file.as_str(), source.line, source.root.as_deref()),
+        ("main.tf", Some(9), Some("infra"))
     );
     assert_eq!(web.region.as_deref(), Some("eu-west-1"));
     let id = inv.sym("instance_id").unwrap();
