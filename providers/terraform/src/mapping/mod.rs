@@ -53,6 +53,7 @@ const SHIPPED: &[(&str, &str)] = &[
     shipped!("aws_default_security_group"),
     shipped!("aws_default_vpc"),
     shipped!("aws_ebs_encryption_by_default"),
+    shipped!("aws_ec2_instance_state"),
     shipped!("aws_ebs_volume"),
     shipped!("aws_flow_log"),
     shipped!("aws_instance"),
