@@ -228,6 +228,23 @@ fn a_terraform_root_that_does_not_contain_the_directory_is_exit_two() {
         "error: --terraform-root .: --terraform plan.json is a plan, not a directory; \
          --terraform-root bounds the modules and files of a root module's directory\n"
     );
+    let out = cloudspec(
+        &[
+            "run",
+            "s.cloudspec",
+            "--terraform",
+            "plan.json",
+            "--var",
+            "size=3",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: --var/--var-file: --terraform plan.json is a plan, not a directory; a plan's \
+         variables were set when Terraform made it (terraform plan -var ...)\n"
+    );
 }
 
 /// A module above the `--terraform` directory loads when `--terraform-root` contains it,
@@ -708,10 +725,7 @@ fn the_bundled_example_is_judged_offline() {
     assert_eq!(ssh["status"], "fail");
     let bastion = resource(ssh, "aws_security_group.bastion");
     assert_eq!(bastion["status"], "fail");
-    assert_eq!(
-        bastion["source"],
-        json!({"file": "network.tf", "line": 29})
-    );
+    assert_eq!(bastion["source"], json!({"file": "network.tf", "line": 29}));
     let public = rule(&report, "Buckets must block public access");
     assert_eq!(public["status"], "fail");
     assert_eq!(
@@ -983,11 +997,13 @@ fn sources_are_relative_to_the_module_and_sarif_locates_them_from_the_working_di
     let saved: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("inv.json")).unwrap())
             .unwrap();
-    assert_eq!(saved["origin"], json!({"kind": "terraform", "path": "infra"}));
+    assert_eq!(
+        saved["origin"],
+        json!({"kind": "terraform", "path": "infra"})
+    );
     let location = |file: &str| -> Value {
         let log: Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.path().join(file)).unwrap())
-                .unwrap();
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(file)).unwrap()).unwrap();
         log["runs"][0]["results"][0]["locations"][0]["physicalLocation"].clone()
     };
     let want = json!({"artifactLocation": {"uri": "infra/main.tf"}, "region": {"startLine": 5}});

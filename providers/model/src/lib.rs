@@ -20,12 +20,12 @@ pub mod schema;
 mod value;
 
 pub use intern::{Interner, Sym};
-pub use inventory::{
-    CollectionError, Dangling, DuplicateResource, Inventory, InventoryBuilder, Resource,
-    Origin, ResourceIdx, Source,
-};
 /// `file` inside `root` as reports locate it ([`Source::located`]).
 pub use inventory::located as located_source;
+pub use inventory::{
+    CollectionError, Dangling, DuplicateResource, Inventory, InventoryBuilder, Origin, Resource,
+    ResourceIdx, Source,
+};
 pub use json::{InventoryHeader, InventoryWriter, LoadError, LoadErrorKind};
 pub use plan::CollectionPlan;
 pub use projection::Projection;

@@ -180,7 +180,11 @@ pub fn merge(mut parts: Vec<Part>) -> Result<Inventory, MergeError> {
     // source's root).
     let mut origins = parts.iter().filter_map(|p| p.inventory.origin.as_ref());
     let origin = origins.next().cloned();
-    builder.set_origin(if origins.next().is_none() { origin } else { None });
+    builder.set_origin(if origins.next().is_none() {
+        origin
+    } else {
+        None
+    });
     builder.set_dangling(
         if parts
             .iter()

@@ -1014,6 +1014,34 @@ mod tests {
         );
     }
 
+    /// A plan's resources have no line: mapping warnings name the plan file alone.
+    #[test]
+    fn mapping_warnings_of_a_plan_name_the_file_without_a_line() {
+        let doc = json!({
+            "format_version": "1.2",
+            "planned_values": {"root_module": {"resources": [
+                {"address": "aws_s3_bucket_versioning.v", "mode": "managed",
+                 "type": "aws_s3_bucket_versioning", "name": "v",
+                 "values": {"bucket": "elsewhere",
+                            "versioning_configuration": [{"status": "Enabled"}]}}
+            ]}},
+            "configuration": {"root_module": {"resources": [
+                {"address": "aws_s3_bucket_versioning.v", "mode": "managed",
+                 "type": "aws_s3_bucket_versioning", "name": "v", "expressions": {
+                    "bucket": {"constant_value": "elsewhere"},
+                    "versioning_configuration": [{"status": {"constant_value": "Enabled"}}]}}
+            ]}}
+        });
+        let evaluated = from_document(&doc, "plan.json");
+        let mappings = crate::mapping::Mappings::shipped().unwrap_or_else(|f| panic!("{f}"));
+        let mapped = crate::mapping::map(&mappings, &evaluated.instances);
+        assert_eq!(
+            mapped.warnings,
+            ["plan.json: aws_s3_bucket_versioning.v is dropped: no aws:s3:bucket with name \"elsewhere\" \
+              in the configuration"]
+        );
+    }
+
     #[test]
     fn unknowns_without_a_known_target_are_unknown_and_lists_keep_their_shape() {
         let doc = json!({

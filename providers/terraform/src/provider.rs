@@ -83,6 +83,12 @@ impl Provider for TerraformSource {
                 display_path(tree)
             )));
         }
+        if !meta.is_dir() && !vars(options)?.is_empty() {
+            return Err(ProviderError::new(format!(
+                "--var/--var-file: --terraform {shown} is a plan, not a directory; a plan's \
+                 variables were set when Terraform made it (terraform plan -var ...)"
+            )));
+        }
         let evaluated = if meta.is_dir() {
             eval::evaluate(&eval::Options {
                 root: path.clone(),

@@ -91,10 +91,7 @@ fn desired_resources_and_the_xr_join_the_inventory() {
         ]
     );
     let xr = &inv.resources[0];
-    assert_eq!(
-        xr.source.as_deref(),
-        Some(&Source::new("xr.yaml", None))
-    );
+    assert_eq!(xr.source.as_deref(), Some(&Source::new("xr.yaml", None)));
     assert_eq!(xr.region, None);
     let logs1 = &inv.resources[2];
     assert_eq!(logs1.region.as_deref(), Some("eu-west-1"));

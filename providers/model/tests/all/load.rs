@@ -398,7 +398,10 @@ fn the_origin_is_kept_and_locates_source_files() {
       "origin": {"kind": "terraform", "path": "./infra/"}}"#;
     let inv = load_with(text, 1).expect("loads");
     let origin = inv.origin.clone().expect("origin");
-    assert_eq!((origin.kind.as_str(), origin.path.as_str()), ("terraform", "./infra/"));
+    assert_eq!(
+        (origin.kind.as_str(), origin.path.as_str()),
+        ("terraform", "./infra/")
+    );
     let source = inv.resources[0].source.as_deref().expect("source");
     assert_eq!(source.file, "modules/net/main.tf");
     assert_eq!(source.located(), "infra/modules/net/main.tf");
@@ -407,7 +410,10 @@ fn the_origin_is_kept_and_locates_source_files() {
         saved.contains("  \"origin\": {\n    \"kind\": \"terraform\",\n    \"path\": \"./infra/\"\n  },\n  \"resources\""),
         "{saved}"
     );
-    assert_eq!(load_with(&saved, 1).expect("reloads").to_json_string(), saved);
+    assert_eq!(
+        load_with(&saved, 1).expect("reloads").to_json_string(),
+        saved
+    );
 }
 
 #[test]
@@ -427,7 +433,11 @@ fn the_origin_root_of_a_plan_is_its_folder() {
         ("C:\\infra", "main.tf", Some("C:/infra")),
     ];
     for (path, file, want) in cases {
-        assert_eq!(origin(path).root_for(file).as_deref(), want, "{path} {file}");
+        assert_eq!(
+            origin(path).root_for(file).as_deref(),
+            want,
+            "{path} {file}"
+        );
     }
 }
 

@@ -638,16 +638,18 @@ impl<'m> Run<'m> {
                 Ok(at) => at,
                 Err(why) => {
                     self.warnings.push(format!(
-                        "{}:{}: {} is dropped: {why}",
-                        p.file, p.line, p.contributor
+                        "{}: {} is dropped: {why}",
+                        place(&p.file, p.line),
+                        p.contributor
                     ));
                     continue;
                 }
             };
             let Some(path) = p.path.as_str().filter(|s| !s.contains('\u{1}')) else {
                 self.warnings.push(format!(
-                    "{}:{}: {} is dropped: the member it contributes to is not known",
-                    p.file, p.line, p.contributor
+                    "{}: {} is dropped: the member it contributes to is not known",
+                    place(&p.file, p.line),
+                    p.contributor
                 ));
                 continue;
             };
@@ -659,16 +661,21 @@ impl<'m> Run<'m> {
             if p.set {
                 if let Some(before) = w.set_by.insert(path.clone(), p.contributor.clone()) {
                     notes.push(format!(
-                        "{}:{}: {} sets {path} of {}, as {before} does; the last one wins",
-                        p.file, p.line, p.contributor, w.id
+                        "{}: {} sets {path} of {}, as {before} does; the last one wins",
+                        place(&p.file, p.line),
+                        p.contributor,
+                        w.id
                     ));
                 }
                 if let Some(target) = instances.get(w.instance) {
                     for name in &p.inline {
                         if spec::body_declares(&target.body, &target.ctx, name) {
                             notes.push(format!(
-                                "{}:{}: {} overrides the inline {name} of {} ({}:{}); the separate resource wins",
-                                p.file, p.line, p.contributor, w.id, w.file, w.line
+                                "{}: {} overrides the inline {name} of {} ({}); the separate resource wins",
+                                place(&p.file, p.line),
+                                p.contributor,
+                                w.id,
+                                place(&w.file, w.line)
                             ));
                         }
                     }
@@ -700,7 +707,7 @@ impl<'m> Run<'m> {
                     .child(BTreeMap::from([("resource".to_string(), resource)]));
                 let (v, diags) = expr.value(&ctx);
                 for d in diags {
-                    warnings.push(format!("{}:{}: {}: {d}", w.file, w.line, w.id));
+                    warnings.push(format!("{}: {}: {d}", place(&w.file, w.line), w.id));
                 }
                 w.props.insert(member.clone(), v);
             }
@@ -813,5 +820,13 @@ fn ids_at(v: &Value, path: &[String]) -> Option<Vec<String>> {
             None => Some(Vec::new()),
         },
         _ => Some(Vec::new()),
+    }
+}
+
+/// `file:line` of a warning; a plan's resources have no line (0): `plan.json`.
+fn place(file: &str, line: usize) -> String {
+    match line {
+        0 => file.to_string(),
+        line => format!("{file}:{line}"),
     }
 }

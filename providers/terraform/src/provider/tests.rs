@@ -30,7 +30,14 @@ fn resource(
 #[test]
 fn sources_are_relative_to_the_module_and_located_from_where_cloudspec_runs() {
     let cases = [
-        ("infra", true, "main.tf", "main.tf", Some("infra"), "infra/main.tf"),
+        (
+            "infra",
+            true,
+            "main.tf",
+            "main.tf",
+            Some("infra"),
+            "infra/main.tf",
+        ),
         (
             "infra/",
             true,
@@ -40,8 +47,22 @@ fn sources_are_relative_to_the_module_and_located_from_where_cloudspec_runs() {
             "infra/modules/net/main.tf",
         ),
         (".", true, "main.tf", "main.tf", None, "main.tf"),
-        ("./infra", true, "a.tf.json", "a.tf.json", Some("infra"), "infra/a.tf.json"),
-        ("/abs/infra", true, "main.tf", "main.tf", Some("/abs/infra"), "/abs/infra/main.tf"),
+        (
+            "./infra",
+            true,
+            "a.tf.json",
+            "a.tf.json",
+            Some("infra"),
+            "infra/a.tf.json",
+        ),
+        (
+            "/abs/infra",
+            true,
+            "main.tf",
+            "main.tf",
+            Some("/abs/infra"),
+            "/abs/infra/main.tf",
+        ),
         ("/", true, "main.tf", "main.tf", Some("/"), "/main.tf"),
         ("plan.json", false, "", "plan.json", None, "plan.json"),
         ("out/p.json", false, "", "p.json", Some("out"), "out/p.json"),
