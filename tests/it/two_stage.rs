@@ -104,7 +104,8 @@ fn verdicts(report: &Value) -> BTreeMap<(String, String), String> {
 }
 
 /// Address -> AWS id of every resource in `terraform show -json` state output, with the
-/// derived volumes of instances (`ADDR.root_block_device[0]`, `ADDR.ebs_block_device["DEV"]`).
+/// derived volumes of instances (`ADDR.root_block_device[0]`, `ADDR.ebs_block_device["DEV"]`)
+/// and the default security group and network ACL of VPCs (`ADDR.default_security_group`).
 fn ids(state: &Value) -> BTreeMap<String, String> {
     fn module(m: &Value, out: &mut BTreeMap<String, String>) {
         for r in m["resources"].as_array().into_iter().flatten() {
@@ -115,6 +116,16 @@ fn ids(state: &Value) -> BTreeMap<String, String> {
             let values = &r["values"];
             if let Some(id) = values["id"].as_str() {
                 out.insert(address.clone(), id.to_string());
+            }
+            if r["type"] == "aws_vpc" {
+                for (attr, derived) in [
+                    ("default_security_group_id", "default_security_group"),
+                    ("default_network_acl_id", "default_network_acl"),
+                ] {
+                    if let Some(v) = values[attr].as_str() {
+                        out.insert(format!("{address}.{derived}"), v.to_string());
+                    }
+                }
             }
             if r["type"] == "aws_instance" {
                 if let Some(v) = values["root_block_device"][0]["volume_id"].as_str() {

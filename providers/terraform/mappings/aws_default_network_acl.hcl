@@ -163,3 +163,8 @@ object {
 after_merge "entries" {
   value = concat(resource.entries, local.default_deny)
 }
+
+# It is the default ACL its VPC's mapping derives (aws_vpc.hcl), which is left out.
+replaces "default_network_acl" {
+  target = resource.vpc_id
+}

@@ -196,3 +196,8 @@ group "ip_permissions_egress" {
   by     = ["ip_protocol", "from_port", "to_port"]
   concat = ["ip_ranges", "ipv6_ranges", "prefix_list_ids", "user_id_group_pairs"]
 }
+
+# It is the default group its VPC's mapping derives (aws_vpc.hcl), which is left out.
+replaces "default_security_group" {
+  target = resource.vpc_id
+}

@@ -270,6 +270,7 @@ cases!(
     security_group_inline,
     security_group_rules,
     user_mapping,
+    vpc_defaults,
     vpc_subnets,
 );
 

@@ -36,6 +36,16 @@ pub struct Mapping {
     pub(crate) groups: Vec<Group>,
     pub(crate) after_merge: Vec<(String, Expr)>,
     pub(crate) reverse: Vec<Reverse>,
+    pub(crate) replaces: Vec<Replace>,
+}
+
+/// A `replaces "LABEL" { target = ... }` block: the resource stands for the `single`
+/// resource `LABEL` its target derives (`aws_default_security_group` for its VPC's
+/// `default_security_group`), which is then left out.
+#[derive(Clone, Debug)]
+pub(crate) struct Replace {
+    pub derived: String,
+    pub target: Expr,
 }
 
 /// A `contribute` block: part of another resource's value.
@@ -62,6 +72,9 @@ pub(crate) struct Derive {
     pub target: String,
     pub key: Option<String>,
     pub always: bool,
+    /// One resource from no block (`ADDR.LABEL`): what AWS creates along with the resource
+    /// (a VPC's default security group).
+    pub single: bool,
     pub properties: BTreeMap<String, Node>,
     pub contributions: Vec<Contribution>,
 }
@@ -215,6 +228,7 @@ impl Loader {
                 header("group", &["member"]),
                 header("after_merge", &["member"]),
                 header("reverse", &["member"]),
+                header("replaces", &["derived"]),
             ],
         };
         let (content, diags) = body.content(&schema);
@@ -231,6 +245,7 @@ impl Loader {
             groups: Vec::new(),
             after_merge: Vec::new(),
             reverse: Vec::new(),
+            replaces: Vec::new(),
         };
         let mut objects = Vec::new();
         for block in &content.blocks {
@@ -261,6 +276,17 @@ impl Loader {
                 "reverse" => {
                     let r = self.reverse(block);
                     mapping.reverse.extend(r);
+                }
+                "replaces" => {
+                    let (c, _) = self.content(&block.body, &["target"], Nested::None);
+                    if let Some(target) = self.required_expr(&c, "target", block) {
+                        self.probes
+                            .push((target.clone(), Scope::Resource { derived: false }));
+                        mapping.replaces.push(Replace {
+                            derived: block.labels.first().cloned().unwrap_or_default(),
+                            target,
+                        });
+                    }
                 }
                 _ => {}
             }
@@ -399,7 +425,7 @@ impl Loader {
 
     fn derive(&mut self, block: &Block) -> Option<Derive> {
         let schema = BodySchema {
-            attributes: ["type", "key", "always"]
+            attributes: ["type", "key", "always", "single"]
                 .into_iter()
                 .map(|n| AttributeSchema::new(n, false))
                 .collect(),
@@ -410,6 +436,7 @@ impl Loader {
         let target = self.required_string(&c, "type", block);
         let key = self.string(&c, "key");
         let always = self.bool(&c, "always").unwrap_or(false);
+        let single = self.bool(&c, "single").unwrap_or(false);
         let objects: Vec<&Block> = c
             .blocks
             .iter()
@@ -427,6 +454,7 @@ impl Loader {
             target: target?,
             key,
             always,
+            single,
             properties,
             contributions,
         })

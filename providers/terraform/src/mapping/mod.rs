@@ -241,6 +241,7 @@ pub fn map(mappings: &Mappings, instances: &[Instance]) -> Mapped {
             run.instance(index, inst, m);
         }
     }
+    run.replace();
     run.contributions(instances);
     run.finish();
     run.reverse_links();
@@ -304,6 +305,8 @@ struct Run<'m> {
     /// Contributions of derived resources (applied first), then of the others.
     derived_pending: Vec<Pending>,
     pending: Vec<Pending>,
+    /// `replaces` blocks evaluated: (target, derived label).
+    replacing: Vec<(Value, String)>,
     warnings: Vec<String>,
 }
 
@@ -367,7 +370,8 @@ fn unknown_expansion(address: &str) -> Value {
 impl<'m> Run<'m> {
     fn diagnostics(&mut self, file: &str, line: usize, address: &str, diags: Vec<Diagnostic>) {
         for d in diags {
-            self.warnings.push(format!("{file}:{line}: {address}: {d}"));
+            self.warnings
+                .push(format!("{}: {address}: {d}", place(file, line)));
         }
     }
 
@@ -418,7 +422,18 @@ impl<'m> Run<'m> {
             src: &src,
             this: &this,
         };
+        for r in &m.replaces {
+            let ctx = ctx.child(BTreeMap::from([("resource".to_string(), resource.clone())]));
+            let (target, diags) = r.target.value(&ctx);
+            self.diagnostics(&inst.file, inst.line, &inst.address, diags);
+            self.replacing.push((target, r.derived.clone()));
+        }
         for d in &m.derived {
+            if d.single {
+                let id = format!("{}.{}", inst.address, d.block);
+                self.derived(&parent, d, &id, Written::Absent);
+                continue;
+            }
             let items = match decoder.items(&src, &d.block, 0, false) {
                 Items::Unknown => {
                     let id = format!("{}.{}[*]", inst.address, d.block);
@@ -557,6 +572,33 @@ impl<'m> Run<'m> {
             value,
             inline: c.inline.clone(),
         })
+    }
+
+    /// Leaves out the `single` derived resources a declared resource stands for (its
+    /// `replaces` target, an identity or the raw id of a reference, is the resource that
+    /// derives them), with their contributions. A target outside the configuration (a
+    /// literal id) or not known replaces nothing.
+    fn replace(&mut self) {
+        let mut gone = BTreeSet::new();
+        for (target, label) in std::mem::take(&mut self.replacing) {
+            let address = match &target {
+                Value::String(s) => match marker(s) {
+                    Some(Marker::Identity { address, .. }) => address.to_string(),
+                    Some(_) => continue,
+                    None if s.contains('\u{1}') => continue,
+                    None => s.clone(),
+                },
+                _ => continue,
+            };
+            gone.insert(format!("{address}.{label}"));
+        }
+        if gone.is_empty() {
+            return;
+        }
+        self.resources
+            .retain(|w| w.mapping.is_some() || !gone.contains(&w.id));
+        self.derived_pending
+            .retain(|p| !gone.contains(&p.contributor));
     }
 
     /// The resource a contribution goes to, or why it has none. A target that names
