@@ -220,7 +220,9 @@ fn escaped_identity(s: &str) -> Option<(String, String)> {
     identity::parse(&text).map(|(a, t)| (a.to_string(), t.to_string()))
 }
 
-fn number(n: &cloudspec_hcl::Number) -> Json {
+/// A number as JSON: an integer when it is one (64 bits, signed or not), else the nearest
+/// double; one no double holds (beyond 1e308) as its decimal text.
+pub(crate) fn number(n: &cloudspec_hcl::Number) -> Json {
     if n.is_integer() {
         if let Some(i) = n.to_i64() {
             return Json::from(i);

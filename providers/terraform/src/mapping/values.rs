@@ -244,7 +244,7 @@ pub(crate) fn to_json(v: &Value) -> Json {
         Value::Null(_) => Json::Null,
         Value::Unknown(_) => crate::raw::unknown(NOT_KNOWN, false),
         Value::Bool(b) => Json::Bool(*b),
-        Value::Number(n) => number_json(n),
+        Value::Number(n) => crate::raw::number(n),
         Value::String(s) => match marker(s) {
             Some(Marker::Ref(target)) => {
                 let mut m = serde_json::Map::new();
@@ -265,13 +265,6 @@ pub(crate) fn to_json(v: &Value) -> Json {
             Json::Object(items.iter().map(|(k, i)| (k.clone(), to_json(i))).collect())
         }
     }
-}
-
-fn number_json(n: &cloudspec_hcl::Number) -> Json {
-    if let Some(i) = n.to_i64() {
-        return Json::from(i);
-    }
-    serde_json::Number::from_f64(n.to_f64()).map_or(Json::Null, Json::Number)
 }
 
 /// True when `v` is known: not HCL's unknown, not an unknown marker, not an identity.
