@@ -13,7 +13,7 @@ mod compile;
 mod projection;
 mod walk;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -406,24 +406,29 @@ fn rule_status(
     touched_failed: Option<String>,
 ) -> (Status, Option<String>) {
     if let Some(errors) = walker.failed.get(rule.on.value.as_str()) {
-        return (
-            Status::Error,
-            Some(collection_message(&rule.on.value, errors)),
-        );
+        let errors = reaching(errors, rule, false);
+        if !errors.is_empty() {
+            return (
+                Status::Error,
+                Some(collection_message(&rule.on.value, &errors)),
+            );
+        }
     }
     if let Some(t) = touched_failed {
         let errors = walker
             .failed
             .get(t.as_str())
-            .map(|e| e.as_slice())
-            .unwrap_or(&[]);
-        return (
-            Status::Error,
-            Some(format!(
-                "the rule follows references into {}",
-                collection_message(&t, errors)
-            )),
-        );
+            .map(|e| reaching(e, rule, true))
+            .unwrap_or_default();
+        if !errors.is_empty() {
+            return (
+                Status::Error,
+                Some(format!(
+                    "the rule follows references into {}",
+                    collection_message(&t, &errors)
+                )),
+            );
+        }
     }
     let has = |s: Status| resources.iter().any(|r| r.status == s);
     let status = if resources.is_empty() {
@@ -446,6 +451,35 @@ fn rule_status(
     (status, error)
 }
 
+/// The collection errors that void `rule`: failures of a whole type, and failures of the
+/// calls that fill members the rule reads (at its top level, or at any depth when `deep`:
+/// a type reached through references, whose members are not told apart by depth).
+fn reaching<'e>(
+    errors: &[&'e CollectionError],
+    rule: &Rule,
+    deep: bool,
+) -> Vec<&'e CollectionError> {
+    let mut names = HashSet::new();
+    for s in rule.with.iter().chain(&rule.assert) {
+        member_names(s, deep, &mut names);
+    }
+    errors
+        .iter()
+        .copied()
+        .filter(|e| e.members.is_empty() || e.members.iter().any(|m| names.contains(m.as_str())))
+        .collect()
+}
+
+/// The member names a statement reads: its own, and with `deep` those of its body.
+fn member_names<'s>(s: &'s Statement, deep: bool, out: &mut HashSet<&'s str>) {
+    out.insert(s.path.name.value.as_str());
+    if let (true, Tail::Nested(body)) = (deep, &s.tail) {
+        for b in body {
+            member_names(b, deep, out);
+        }
+    }
+}
+
 fn collection_message(type_name: &str, errors: &[&CollectionError]) -> String {
     let details: Vec<String> = errors
         .iter()
@@ -454,6 +488,17 @@ fn collection_message(type_name: &str, errors: &[&CollectionError]) -> String {
             None => e.message.clone(),
         })
         .collect();
+    let members: Vec<&str> = errors
+        .iter()
+        .flat_map(|e| e.members.iter().map(String::as_str))
+        .collect();
+    if !members.is_empty() && errors.iter().all(|e| !e.members.is_empty()) {
+        return format!(
+            "{type_name}, whose {} could not be collected ({})",
+            members.join(", "),
+            details.join("; ")
+        );
+    }
     format!(
         "{type_name}, whose collection failed ({})",
         details.join("; ")

@@ -793,10 +793,16 @@ impl<'a> Walker<'a> {
                 } else {
                     r.target_type()
                 };
-                let failed = !self.failed.is_empty() && self.failed.contains_key(target_type);
-                if failed && t.touched_failed.is_none() {
+                let errors = if self.failed.is_empty() {
+                    None
+                } else {
+                    self.failed.get(target_type)
+                };
+                if errors.is_some() && t.touched_failed.is_none() {
                     t.touched_failed = Some(target_type.to_string());
                 }
+                // Only a failure of the whole type explains a missing target.
+                let failed = errors.is_some_and(|e| e.iter().any(|e| e.members.is_empty()));
                 let target = r
                     .target
                     .and_then(|idx| Some((idx, self.inventory.resource(idx)?)));

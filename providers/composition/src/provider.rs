@@ -175,15 +175,15 @@ pub fn inventory(
         .collect();
     let mut untyped = |name: &str, place: &str, why: String, errors: &mut Vec<CollectionError>| {
         for type_name in &k8s_types {
-            errors.push(CollectionError {
-                type_name: (*type_name).clone(),
-                region: None,
-                message: format!(
+            errors.push(CollectionError::new(
+                (*type_name).clone(),
+                None,
+                format!(
                     "resource \"{}\" ({place}) {why}, and its apiVersion and kind are unknown, \
                      so it may be of this type",
                     short(name)
                 ),
-            });
+            ));
         }
         warnings.push(format!(
             "composition: resource \"{}\" ({place}) {why}, and its apiVersion and kind are \
@@ -222,11 +222,11 @@ pub fn inventory(
             _ => None,
         };
         match type_name {
-            Some(type_name) => errors.push(CollectionError {
+            Some(type_name) => errors.push(CollectionError::new(
                 type_name,
-                region: None,
-                message: format!("resource \"{}\" ({place}) {why}", short(&dropped.name)),
-            }),
+                None,
+                format!("resource \"{}\" ({place}) {why}", short(&dropped.name)),
+            )),
             None => untyped(&dropped.name, &place, why, &mut errors),
         }
     }

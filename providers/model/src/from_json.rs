@@ -228,11 +228,7 @@ mod tests {
 
     #[test]
     fn an_inventory_is_sorted_resolved_and_keeps_the_first_duplicate() {
-        let error = |type_name: &str, message: &str| CollectionError {
-            type_name: type_name.into(),
-            region: None,
-            message: message.into(),
-        };
+        let error = |type_name: &str, message: &str| CollectionError::new(type_name, None, message);
         let inv = inventory_from_json(
             "tiny",
             Some("2024-01-01T00:00:00Z".into()),

@@ -93,12 +93,38 @@ impl Origin {
     }
 }
 
-/// Something a provider could not collect: rules on `type_name` come out `error`.
+/// Something a provider could not collect: rules on `type_name` come out `error`. With
+/// `members`, only those top-level members are missing (the call that fills them failed):
+/// a rule that reads one of them is `error`, others are judged as usual.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CollectionError {
     pub type_name: String,
     pub region: Option<String>,
     pub message: String,
+    /// The members the failed call fills; empty: the whole type.
+    pub members: Vec<String>,
+}
+
+impl CollectionError {
+    /// A failure of the whole type (in `region`, when regional).
+    pub fn new(
+        type_name: impl Into<String>,
+        region: Option<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        CollectionError {
+            type_name: type_name.into(),
+            region,
+            message: message.into(),
+            members: Vec::new(),
+        }
+    }
+
+    /// A failure of the call that fills `members` only.
+    pub fn of_members(mut self, members: &[&str]) -> Self {
+        self.members = members.iter().map(|m| m.to_string()).collect();
+        self
+    }
 }
 
 /// What a reference whose target is not in the inventory stands for (the header's

@@ -233,11 +233,7 @@ pub(crate) fn type_error(
     message: String,
 ) -> CollectionError {
     tracing::debug!(type_name, ?region, %message, "collection error");
-    CollectionError {
-        type_name: type_name.to_string(),
-        region,
-        message,
-    }
+    CollectionError::new(type_name, region, message)
 }
 
 fn now_rfc3339() -> String {

@@ -558,6 +558,7 @@ fn collection_error(r: &mut Reader) -> PResult<CollectionError> {
         return Err(r.syntax_or_format(found, "expected a collection error (an object)"));
     }
     let (mut type_name, mut region, mut message) = (None, None, None);
+    let mut members: Option<Vec<String>> = None;
     let mut unknown = UnknownFields::default();
     fields(r, |r, key, key_pos| match key {
         "type" => {
@@ -572,6 +573,10 @@ fn collection_error(r: &mut Reader) -> PResult<CollectionError> {
             let v = required_string(r, key)?;
             set_once(r, &mut message, Some(String::from(v)), key, key_pos)
         }
+        "members" => {
+            let v = string_list(r, key)?;
+            set_once(r, &mut members, Some(v), key, key_pos)
+        }
         _ => skip_unknown(r, &mut unknown, key, key_pos),
     })?;
     let missing =
@@ -580,7 +585,39 @@ fn collection_error(r: &mut Reader) -> PResult<CollectionError> {
         type_name: type_name.ok_or_else(|| missing("type"))?,
         region,
         message: message.ok_or_else(|| missing("message"))?,
+        members: members.unwrap_or_default(),
     })
+}
+
+/// A list of strings (a collection error's `members`); null is none.
+fn string_list(r: &mut Reader, key: &str) -> PResult<Vec<String>> {
+    match r.peek() {
+        Some(b'n') => return r.value().map(|_| Vec::new()),
+        Some(b'[') => {}
+        found => {
+            return Err(r.syntax_or_format(
+                found,
+                &format!("expected {} to be an array of strings", quoted(key)),
+            ))
+        }
+    }
+    r.enter()?;
+    let mut out = Vec::new();
+    if r.peek() == Some(b']') {
+        r.pos += 1;
+        r.leave();
+        return Ok(out);
+    }
+    loop {
+        let index = out.len();
+        let v = non_empty_string(r, key).map_err(|e| e.in_index(index))?;
+        out.push(String::from(v));
+        if !r.separator(b']', "an array element")? {
+            break;
+        }
+    }
+    r.leave();
+    Ok(out)
 }
 
 /// `resources`: an array of resources.

@@ -106,7 +106,12 @@ impl<W: Write> InventoryWriter<W> {
         if !errors.is_empty() {
             let mut sorted: Vec<&CollectionError> = errors.iter().collect();
             sorted.sort_by(|a, b| {
-                (&a.type_name, &a.region, &a.message).cmp(&(&b.type_name, &b.region, &b.message))
+                (&a.type_name, &a.region, &a.members, &a.message).cmp(&(
+                    &b.type_name,
+                    &b.region,
+                    &b.members,
+                    &b.message,
+                ))
             });
             self.buf.push_str(",\n  \"errors\": [");
             for (i, error) in sorted.into_iter().enumerate() {
@@ -129,6 +134,16 @@ fn collection_error(out: &mut String, error: &CollectionError) {
     if let Some(region) = &error.region {
         out.push_str(",\n      \"region\": ");
         push_str(out, region);
+    }
+    if !error.members.is_empty() {
+        out.push_str(",\n      \"members\": [");
+        for (i, member) in error.members.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            push_str(out, member);
+        }
+        out.push(']');
     }
     out.push_str(",\n      \"message\": ");
     push_str(out, &error.message);

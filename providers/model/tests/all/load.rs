@@ -461,3 +461,30 @@ fn a_malformed_origin_is_an_error_at_its_position() {
         assert_eq!(error_of(load_with(&text, 1)).to_string(), message, "{origin}");
     }
 }
+
+/// A collection error may name the members its failed call fills (`members`): read,
+/// written back as read, and refused when not a list of strings.
+#[test]
+fn collection_errors_keep_their_members() {
+    let text = r#"{"cloudspec_inventory": 1, "resources": [], "errors": [
+      {"type": "aws:ec2:region", "region": "us-east-1", "members": ["ebs_default_kms_key_id"],
+       "message": "GetEbsDefaultKmsKeyId: denied"},
+      {"type": "aws:ec2:region", "region": "eu-west-1", "message": "DescribeRegions: denied"}]}"#;
+    let inv = load_with(text, 1).expect("loads");
+    assert_eq!(inv.errors[0].members, ["ebs_default_kms_key_id"]);
+    assert!(inv.errors[1].members.is_empty());
+    let saved = inv.to_json_string();
+    assert!(
+        saved.contains("\"region\": \"us-east-1\",\n      \"members\": [\"ebs_default_kms_key_id\"],\n      \"message\""),
+        "{saved}"
+    );
+    assert_eq!(
+        load_with(&saved, 1).expect("reloads").to_json_string(),
+        saved
+    );
+    let bad = r#"{"cloudspec_inventory": 1, "resources": [], "errors": [{"type": "t", "members": "x", "message": "m"}]}"#;
+    assert_eq!(
+        error_of(load_with(bad, 1)).to_string(),
+        "big.json:1:81: expected \"members\" to be an array of strings, found string (at $.errors[0].members)"
+    );
+}
