@@ -198,7 +198,7 @@ fn every_shipped_mapping_classifies_every_member_of_its_type() {
     let mappings = Mappings::shipped().unwrap_or_else(|f| panic!("{f}"));
     let problems = mappings.check(&cloudspec_aws::schemas());
     assert!(problems.is_empty(), "{problems:#?}");
-    assert_eq!(mappings.iter().count(), 25);
+    assert_eq!(mappings.iter().count(), 26);
 }
 
 /// What `Mappings::check` says about a mapping that misses members and invents one.
@@ -258,6 +258,7 @@ macro_rules! cases {
 
 cases!(
     flow_logs,
+    instance_state,
     instance_volumes,
     network_acls,
     region_and_unknowns,

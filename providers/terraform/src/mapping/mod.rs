@@ -54,6 +54,7 @@ const SHIPPED: &[(&str, &str)] = &[
     shipped!("aws_default_vpc"),
     shipped!("aws_ebs_encryption_by_default"),
     shipped!("aws_ebs_volume"),
+    shipped!("aws_ec2_instance_state"),
     shipped!("aws_flow_log"),
     shipped!("aws_instance"),
     shipped!("aws_network_acl"),
