@@ -13,6 +13,7 @@
 //! - the input, one or more of: `tf/` (a root module in native syntax), `tf-json/` (the
 //!   same configuration in `.tf.json`), `plan.json` (`terraform show -json` output). Every
 //!   input present is run and must give the same `expected.txt`;
+//!   a plan case may keep the configuration it planned in `config/` (not run);
 //! - `args` (optional): more arguments, one per line (`--var`, `size=3`); paths in them are
 //!   relative to the case folder;
 //! - `env` (optional): `NAME=VALUE` lines set in the environment of the run (`TF_VAR_*`;
@@ -353,4 +354,18 @@ fn every_case_gives_its_expected_verdicts() {
         dirs.len(),
         failures.join("\n")
     );
+}
+/// Every contract section has cases (issue #18).
+#[test]
+fn every_contract_section_has_cases() {
+    let names: Vec<String> = std::fs::read_dir(cases_root())
+        .expect("tests/terraform")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    for section in 1..=12 {
+        let prefix = format!("{section:02}-");
+        let n = names.iter().filter(|n| n.starts_with(&prefix)).count();
+        assert!(n >= 2, "section {section} has {n} cases in tests/terraform");
+    }
 }
