@@ -37,6 +37,7 @@ mod report;
 mod rule_packs;
 mod security;
 mod syntax;
+mod terraform_cases;
 mod terraform_cli;
 mod terraform_corpus;
 #[cfg(feature = "live-aws")]

@@ -267,9 +267,12 @@ fn attr<'v>(obj: &'v Value, name: &str) -> Option<&'v Value> {
     }
 }
 
+/// The blocks `name` of a body: a list of objects, or (JSON syntax, where a block type's
+/// value may be one object instead of an array of them) a single object.
 fn blocks(obj: &Value, name: &str) -> Vec<Value> {
     match attr(obj, name) {
         Some(Value::List(_, vs) | Value::Set(_, vs) | Value::Tuple(vs)) => vs.clone(),
+        Some(v @ (Value::Object(_) | Value::Map(..))) => vec![v.clone()],
         _ => Vec::new(),
     }
 }
@@ -570,6 +573,40 @@ mod tests {
             out["minified_json"],
             s(
                 r#"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["s3:ListBucket","s3:GetObject"],"Resource":"arn:aws:s3:::b/${aws:username}","Principal":{"AWS":"arn:aws:iam::1:root"},"Condition":{"Bool":{"aws:SecureTransport":"true"}}}]}"#
+            )
+        );
+    }
+
+    /// In the JSON syntax a block type's value may be one object, not an array of them:
+    /// `"statement": {"principals": {...}, "condition": {...}}` is one statement.
+    #[test]
+    fn json_syntax_single_object_blocks_are_one_block_each() {
+        let block = |pairs: Vec<(&str, Value)>| Value::object_from(pairs);
+        let st = block(vec![
+            ("effect", s("Deny")),
+            ("actions", list(&["s3:*"])),
+            ("resources", list(&["*"])),
+            (
+                "principals",
+                block(vec![("type", s("*")), ("identifiers", list(&["*"]))]),
+            ),
+            (
+                "condition",
+                block(vec![
+                    ("test", s("Bool")),
+                    ("variable", s("aws:SecureTransport")),
+                    ("values", list(&["false"])),
+                ]),
+            ),
+        ]);
+        let one = evaluate(&Value::object_from([("statement", st.clone())])).unwrap();
+        let listed =
+            evaluate(&Value::object_from([("statement", Value::Tuple(vec![st]))])).unwrap();
+        assert_eq!(one["minified_json"], listed["minified_json"]);
+        assert_eq!(
+            one["minified_json"],
+            s(
+                r#"{"Version":"2012-10-17","Statement":[{"Effect":"Deny","Action":"s3:*","Resource":"*","Principal":"*","Condition":{"Bool":{"aws:SecureTransport":"false"}}}]}"#
             )
         );
     }

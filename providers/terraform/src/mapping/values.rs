@@ -164,11 +164,46 @@ pub(crate) fn associate(type_name: &str, v: &Value) -> Result<Value, String> {
 
 const NOT_KNOWN_INTERPOLATION: &str = "interpolates values known after apply";
 
+/// True when `address` is a data source's (`data.aws_ami.x`, `module.m[0].data.aws_vpc.v`).
+fn is_data_address(address: &str) -> bool {
+    let mut rest = address;
+    while let Some(after) = rest.strip_prefix("module.") {
+        // The module's name, an optional key (quoted keys may hold dots), then a dot.
+        let name_end = after.find(['.', '[']).unwrap_or(after.len());
+        let mut tail = &after[name_end..];
+        if tail.starts_with('[') {
+            let mut quoted = false;
+            let mut escaped = false;
+            let close = tail.char_indices().skip(1).find(|&(_, c)| {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == '"' {
+                    quoted = !quoted;
+                } else if c == ']' && !quoted {
+                    return true;
+                }
+                false
+            });
+            let Some((i, _)) = close else { return false };
+            tail = &tail[i + 1..];
+        }
+        let Some(next) = tail.strip_prefix('.') else {
+            return false;
+        };
+        rest = next;
+    }
+    rest.starts_with("data.")
+}
+
 /// The raw id `v` holds: an identity's instance address, an association's id, a literal
-/// id itself; lists element by element.
+/// id itself; lists element by element. A data source's id stays unknown (not null): it is
+/// the id of something that exists outside the configuration, which only a plan reads.
 pub(crate) fn raw_id(v: &Value) -> Value {
     match v {
         Value::String(s) => match marker(s) {
+            Some(Marker::Identity { address, .. }) if is_data_address(address) => v.clone(),
             Some(Marker::Identity { address, .. }) => Value::String(address.to_string()),
             Some(Marker::Ref(target)) => Value::String(
                 target
@@ -514,6 +549,35 @@ mod tests {
         }
         for not in ["a.b/*", "a.b[\"x\"", "1a.b", "a.b."] {
             assert!(!is_address(not), "{not}");
+        }
+    }
+
+    /// A data source's id is an existing resource's id, unknown before a plan reads it: a
+    /// rule comparing it with a literal is unknown, not a failure (contract §7, §8).
+    #[test]
+    fn a_data_source_id_is_unknown_not_its_address() {
+        for address in [
+            "data.aws_ami.latest",
+            "module.m.data.aws_vpc.v",
+            "module.m[\"a.b\"].data.aws_vpc.v[0]",
+        ] {
+            let ami = Value::String(identity::identity(address, "id"));
+            assert_eq!(
+                to_json(&raw_id(&ami)),
+                json!({"$unknown": format!("the id of {address}, known after apply"), "not_null": true}),
+                "{address}"
+            );
+            assert_eq!(
+                to_json(&associate("aws:ec2:image", &ami).unwrap_or(Value::dynamic())),
+                json!({"$ref": format!("aws:ec2:image/{address}")})
+            );
+        }
+        for address in [
+            "aws_instance.data",
+            "module.data.aws_vpc.v",
+            "module.m[\"data.\"].aws_vpc.v",
+        ] {
+            assert!(!is_data_address(address), "{address}");
         }
     }
 

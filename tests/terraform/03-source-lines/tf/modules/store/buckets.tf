@@ -1,0 +1,8 @@
+resource "aws_s3_bucket" "a" {
+  bucket = "corp-a"
+}
+
+
+resource "aws_s3_bucket" "b" {
+  bucket = "b"
+}

@@ -1,0 +1,2 @@
+e_var_last  = "e-file"
+f_file_last = "f-file-win"

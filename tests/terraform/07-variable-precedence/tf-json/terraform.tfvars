@@ -1,0 +1,2 @@
+c_tfvars = "c-tfvars-win"
+d_auto   = "d-tfvars"

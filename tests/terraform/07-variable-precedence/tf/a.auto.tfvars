@@ -1,0 +1,1 @@
+d_auto = "d-auto-a"

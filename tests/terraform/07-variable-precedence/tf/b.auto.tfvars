@@ -1,0 +1,2 @@
+d_auto     = "d-auto-b-win"
+not_a_var = "x"

@@ -1,0 +1,7 @@
+variable "name" {
+  type = string
+}
+
+resource "aws_s3_bucket" "a" {
+  bucket = var.name
+}
