@@ -651,6 +651,75 @@ fn vpc_dns_attributes_are_collected_only_when_read() {
     assert_eq!(calls(&log, "DescribeVpcAttribute"), 0, "{log}");
 }
 
+/// A failed call voids only the member it fills (issue #21, item 4): moto answers
+/// GetEbsDefaultKmsKeyId with a 500 the SDK cannot parse, so the rule that reads the key is
+/// `error` with the call's message, while the rule on `ebs_encryption_by_default` in the
+/// same run is judged; the saved inventory names the member in its error; a rule that
+/// reads neither makes neither call.
+#[test]
+fn a_failed_call_is_an_error_of_the_members_it_fills_only() {
+    let Some(moto) = Moto::start() else { return };
+    moto.seed(&["--instances", "0", "--no-s3"]);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = dir.path().join("ebs.cloudspec");
+    std::fs::write(
+        &spec,
+        "Spec \"S\"\nGroup \"G\"\n  Rule \"Encryption by default\"\n    On aws:ec2:region\n    Assert ebs_encryption_by_default is false\n  Rule \"Default key\"\n    On aws:ec2:region\n    Assert ebs_default_kms_key_id is null\n",
+    )
+    .expect("spec written");
+    let inventory = dir.path().join("inventory.json");
+    let out = moto.run(
+        &[
+            spec.to_str().expect("utf-8 path"),
+            "--format",
+            "json",
+            "--save-inventory",
+            inventory.to_str().expect("utf-8 path"),
+        ],
+        &[("CLOUDSPEC_LOG", "debug")],
+    );
+    let log = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "stderr:\n{log}");
+    let report = report(&out);
+    let rules = statuses(&report);
+    assert_eq!(status_of(&rules, "Encryption by default"), "pass");
+    assert_eq!(status_of(&rules, "Default key"), "error");
+    let error = report["groups"][0]["rules"][1]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        error.starts_with(
+            "aws:ec2:region, whose ebs_default_kms_key_id could not be collected (us-east-1: GetEbsDefaultKmsKeyId"
+        ),
+        "{error}"
+    );
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&inventory).expect("saved")).expect("JSON");
+    assert_eq!(
+        saved["errors"][0]["members"],
+        serde_json::json!(["ebs_default_kms_key_id"])
+    );
+    assert_eq!(calls(&log, "GetEbsEncryptionByDefault"), 1, "{log}");
+    // A 500 without an error code will not change: it is not retried.
+    assert!(error.contains("HTTP 500 without an error code"), "{error}");
+    assert!(log.contains(" 0 retries, 1 errors"), "{log}");
+
+    // Neither member read: neither call made.
+    std::fs::write(
+        &spec,
+        "Spec \"S\"\nGroup \"G\"\n  Rule \"Regions are enabled\"\n    On aws:ec2:region\n    Assert opt_in_status is not null\n",
+    )
+    .expect("spec written");
+    let out = moto.run(
+        &[spec.to_str().expect("utf-8 path"), "--format", "json"],
+        &[("CLOUDSPEC_LOG", "debug")],
+    );
+    let log = stderr(&out);
+    assert_eq!(calls(&log, "GetEbsEncryptionByDefault"), 0, "{log}");
+    assert_eq!(calls(&log, "GetEbsDefaultKmsKeyId"), 0, "{log}");
+}
+
 /// What moto (< 5.2) leaves out of its answers, judged from an inventory saved as the
 /// collector writes it (`tests/fixtures/aws/logging-key-formats.json`): GetBucketLogging's
 /// TargetObjectKeyFormat (moto stores it but never returns it), next to versioning that is
@@ -781,8 +850,9 @@ fn repeated_regions_are_all_collected() {
 /// group fails, the internal one passes; the VPC with a flow log passes, the bare VPC and
 /// moto's default VPC fail; instances launched without IMDSv2 fail; only the bucket with a
 /// full public access block passes; the account has no public access block, so that rule
-/// fails; the EBS default-encryption rule is `error` (so the run exits 3), because moto
-/// cannot answer one of the region calls.
+/// fails; EBS encryption by default is off (moto's default), so that rule fails too: it
+/// reads only `ebs_encryption_by_default`, so the region call moto cannot answer
+/// (GetEbsDefaultKmsKeyId) is not made.
 #[test]
 fn cis_pack_on_the_seeded_account() {
     let Some(moto) = Moto::start() else { return };
@@ -794,16 +864,14 @@ fn cis_pack_on_the_seeded_account() {
         &[pack.to_str().unwrap_or_default(), "--format", "json"],
         &[],
     );
-    assert_eq!(out.status.code(), Some(3), "stderr:\n{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "stderr:\n{}", stderr(&out));
     let report = report(&out);
     let rules = statuses(&report);
     for (rule, want) in [
         ("Instances require IMDSv2", "fail"),
-        // moto answers GetEbsDefaultKmsKeyId with an empty body the SDK cannot parse: the
-        // region could not be collected, and the rule says so instead of passing.
         (
             "EBS encryption by default is enabled in every region",
-            "error",
+            "fail",
         ),
         (
             "No network ACL allows ingress from 0.0.0.0/0 to remote server administration ports",

@@ -459,15 +459,11 @@ pub const TYPES: &[AwsType] = &[
             )
         },
     },
-    // The region's entry in DescribeRegions plus its EBS defaults.
+    // The region's entry in DescribeRegions; its EBS defaults are MEMBERS.
     AwsType {
         name: "aws:ec2:region",
         regional: true,
-        calls: &[
-            DESCRIBE_REGIONS,
-            call("GetEbsEncryptionByDefault", "ec2:GetEbsEncryptionByDefault"),
-            call("GetEbsDefaultKmsKeyId", "ec2:GetEbsDefaultKmsKeyId"),
-        ],
+        calls: &[DESCRIBE_REGIONS],
         schema: schema::region,
         links: &[],
         #[cfg(feature = "collect")]
@@ -500,8 +496,23 @@ pub const TYPES: &[AwsType] = &[
     },
 ];
 
-/// Members that cost a call per resource, made only when a rule reads them.
+/// Members that cost a call per resource, made only when a rule reads them. A failed call
+/// is an error of its member only (`CollectionError::members`).
 pub const MEMBERS: &[AwsMember] = &[
+    AwsMember {
+        type_name: "aws:ec2:region",
+        member: "ebs_encryption_by_default",
+        call: call("GetEbsEncryptionByDefault", "ec2:GetEbsEncryptionByDefault"),
+        #[cfg(feature = "collect")]
+        fetch: Ec2(|o| Box::pin(compute::ebs_encryption_by_default(o))),
+    },
+    AwsMember {
+        type_name: "aws:ec2:region",
+        member: "ebs_default_kms_key_id",
+        call: call("GetEbsDefaultKmsKeyId", "ec2:GetEbsDefaultKmsKeyId"),
+        #[cfg(feature = "collect")]
+        fetch: Ec2(|o| Box::pin(compute::ebs_default_kms_key_id(o))),
+    },
     AwsMember {
         type_name: "aws:s3:bucket",
         member: "versioning",

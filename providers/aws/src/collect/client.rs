@@ -11,7 +11,11 @@ use aws_config::timeout::TimeoutConfig;
 use aws_config::{BehaviorVersion, Region, SdkConfig};
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::context::InterceptorContext;
 use aws_smithy_runtime_api::client::interceptors::Intercept;
+use aws_smithy_runtime_api::client::retries::classifiers::{
+    ClassifyRetry, RetryAction, RetryClassifierPriority,
+};
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::config_bag::ConfigBag;
 
@@ -58,6 +62,7 @@ pub(crate) fn ec2(
     let conf = aws_sdk_ec2::config::Builder::from(config)
         .region(Region::new(region.to_string()))
         .interceptor(CountAttempts(attempts.clone()))
+        .retry_classifier(UnreadableAnswers)
         .build();
     aws_sdk_ec2::Client::from_conf(conf)
 }
@@ -76,6 +81,7 @@ pub(crate) fn s3(
         .region(Region::new(region.to_string()))
         .force_path_style(custom_endpoint)
         .interceptor(CountAttempts(attempts.clone()))
+        .retry_classifier(UnreadableAnswers)
         .build();
     aws_sdk_s3::Client::from_conf(conf)
 }
@@ -147,5 +153,61 @@ impl aws_sdk_s3control::config::endpoint::ResolveEndpoint for FixedEndpoint {
                 .url(self.0.clone())
                 .build(),
         ))
+    }
+}
+
+/// Forbids retrying an answer that will not change: a 500 or 501 whose body names no error
+/// code (no `<Code>` element, no `__type` or `code` member: an empty or foreign body, as a
+/// stand-in that does not implement an operation gives). AWS's own internal errors name
+/// their code (`InternalError`) and are retried as usual, as are 502-504 (gateways and
+/// throttling) and every answer without a response (timeouts, connection errors). The SDK
+/// retries no other 4xx than throttling already.
+#[derive(Debug)]
+struct UnreadableAnswers;
+
+impl ClassifyRetry for UnreadableAnswers {
+    fn classify_retry(&self, ctx: &InterceptorContext) -> RetryAction {
+        let Some(response) = ctx.response() else {
+            return RetryAction::NoActionIndicated;
+        };
+        if !matches!(response.status().as_u16(), 500 | 501) {
+            return RetryAction::NoActionIndicated;
+        }
+        let body = response.body().bytes().unwrap_or_default();
+        if names_an_error_code(body) {
+            RetryAction::NoActionIndicated
+        } else {
+            RetryAction::RetryForbidden
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        "UnreadableAnswers"
+    }
+
+    fn priority(&self) -> RetryClassifierPriority {
+        RetryClassifierPriority::run_before(RetryClassifierPriority::http_status_code_classifier())
+    }
+}
+
+/// Whether an error body names its code: XML (`<Code>`) or JSON (`"__type"`, `"code"`).
+fn names_an_error_code(body: &[u8]) -> bool {
+    [&b"<Code>"[..], b"\"__type\"", b"\"code\"", b"\"Code\""]
+        .iter()
+        .any(|needle| body.windows(needle.len()).any(|w| w == *needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_bodies_that_name_a_code_are_told_apart() {
+        assert!(names_an_error_code(
+            b"<Response><Errors><Error><Code>InternalError</Code></Error></Errors></Response>"
+        ));
+        assert!(names_an_error_code(br#"{"__type": "InternalFailure"}"#));
+        assert!(!names_an_error_code(b""));
+        assert!(!names_an_error_code(b"<html>Internal Server Error</html>"));
     }
 }

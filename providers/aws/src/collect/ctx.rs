@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use aws_sdk_ec2::error::ProvideErrorMetadata;
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::SdkError;
 use aws_smithy_types::error::display::DisplayErrorContext;
 use indicatif::ProgressBar;
@@ -77,15 +78,14 @@ impl Ctx {
     }
 
     /// [`Ctx::send`], a failure as its message (`Operation: Code: message`).
-    pub(crate) async fn request<O, E, R>(
+    pub(crate) async fn request<O, E>(
         &self,
         region: Option<&str>,
         call: &Call,
-        request: impl Future<Output = Result<O, SdkError<E, R>>>,
+        request: impl Future<Output = Result<O, SdkError<E, HttpResponse>>>,
     ) -> Result<O, String>
     where
         E: ProvideErrorMetadata + Error + 'static,
-        R: std::fmt::Debug,
     {
         self.send(region, call, request)
             .await
@@ -125,10 +125,9 @@ impl Ctx {
 
 /// `Operation: ErrorCode: message`, or `Operation: <what failed>` for errors without a
 /// service error code (timeouts, connection failures).
-pub(crate) fn api_error<E, R>(operation: &str, err: &SdkError<E, R>) -> String
+pub(crate) fn api_error<E>(operation: &str, err: &SdkError<E, HttpResponse>) -> String
 where
     E: ProvideErrorMetadata + Error + 'static,
-    R: std::fmt::Debug,
 {
     match (err.code(), err.message()) {
         (Some(code), Some(message)) => format!("{operation}: {code}: {message}"),
@@ -139,10 +138,9 @@ where
 
 /// What went wrong with a request that has no service error code, in one short line (never
 /// the raw response, which can be large).
-fn describe<E, R>(err: &SdkError<E, R>) -> String
+fn describe<E>(err: &SdkError<E, HttpResponse>) -> String
 where
     E: Error + 'static,
-    R: std::fmt::Debug,
 {
     let cause = || {
         err.source()
@@ -153,7 +151,16 @@ where
         SdkError::TimeoutError(_) => "timed out".to_string(),
         SdkError::DispatchFailure(_) => format!("request failed: {}", cause()),
         SdkError::ServiceError(s) => {
-            format!("unexpected response: {}", DisplayErrorContext(s.err()))
+            // An error without a code: its innermost cause says what was wrong with the
+            // answer (the chain's Debug forms repeat the whole error).
+            let mut inner: &(dyn Error + 'static) = s.err();
+            while let Some(next) = inner.source() {
+                inner = next;
+            }
+            format!(
+                "unexpected response: HTTP {} without an error code ({inner})",
+                s.raw().status().as_u16()
+            )
         }
         SdkError::ResponseError(_) => format!("unreadable response: {}", cause()),
         _ => cause(),

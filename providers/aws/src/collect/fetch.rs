@@ -8,6 +8,7 @@
 //! `--concurrency`, counted under the row's listing operation; the first failing page
 //! fails the type with `Operation: Code: message`.
 
+use std::collections::BTreeMap;
 use std::error::Error;
 use std::future::Future;
 use std::pin::Pin;
@@ -75,9 +76,10 @@ impl Task {
 
     /// Adds the EC2 per-resource members the plan needs to `found`: one call per member
     /// and resource, all sent at once (each waits for a slot under `--concurrency`, as every
-    /// request does). The first failure to come back fails the type; the calls still
-    /// waiting are dropped with it.
-    async fn per_resource(&self, found: &mut [JsonResource]) -> Result<(), String> {
+    /// request does). A failed call leaves its member out of that resource and is an error
+    /// of that member only (one per member, naming how many resources it failed for): rules
+    /// that read other members are judged as usual.
+    pub(crate) async fn per_resource(&self, found: &mut [JsonResource]) -> Vec<CollectionError> {
         let mut calls = JoinSet::new();
         for m in needed_members(&self.plan, self.ty.name) {
             let PerResource::Ec2(fetch) = m.fetch else {
@@ -98,13 +100,37 @@ impl Task {
                 });
             }
         }
+        // Per member: the first failure's message and how many resources failed.
+        let mut failed: BTreeMap<&'static str, (String, usize)> = BTreeMap::new();
+        let mut errors = Vec::new();
         while let Some(joined) = calls.join_next().await {
-            let (index, member, value) = joined.map_err(|e| format!("internal error: {e}"))?;
-            if let Some(item) = found.get_mut(index) {
-                item.properties.insert(member.to_string(), value?);
+            match joined {
+                Ok((index, member, Ok(value))) => {
+                    if let Some(item) = found.get_mut(index) {
+                        item.properties.insert(member.to_string(), value);
+                    }
+                }
+                Ok((_, member, Err(message))) => {
+                    failed.entry(member).or_insert((message, 0)).1 += 1;
+                }
+                Err(e) => errors.push(CollectionError::new(
+                    self.ty.name,
+                    Some(self.region.clone()),
+                    format!("internal error: {e}"),
+                )),
             }
         }
-        Ok(())
+        for (member, (message, count)) in failed {
+            let message = match count {
+                1 => message,
+                n => format!("{message} (and {} more resources)", n - 1),
+            };
+            errors.push(
+                CollectionError::new(self.ty.name, Some(self.region.clone()), message)
+                    .of_members(&[member]),
+            );
+        }
+        errors
     }
 }
 
@@ -191,8 +217,8 @@ where
             }
         })
         .await?;
-        t.per_resource(&mut out).await?;
-        Ok((out, Vec::new()))
+        let errors = t.per_resource(&mut out).await;
+        Ok((out, errors))
     })
 }
 
@@ -224,9 +250,10 @@ pub(crate) struct On<'a, C> {
 /// How a per-resource member is read, by the service its call goes to.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum PerResource {
-    /// An EC2 call in the resource's region, for every resource at once; the first
-    /// failure fails the type.
+    /// An EC2 call in the resource's region, for every resource at once; a failure is an
+    /// error of the member.
     Ec2(for<'a> fn(&'a On<'a, aws_sdk_ec2::Client>) -> BoxFuture<'a, Result<Json, String>>),
-    /// An S3 call on a bucket in its region; a failure is an error of that bucket.
+    /// An S3 call on a bucket in its region; a failure is an error of the member (naming the
+    /// bucket).
     S3(for<'a> fn(&'a On<'a, aws_sdk_s3::Client>) -> BoxFuture<'a, Result<Json, String>>),
 }

@@ -21,6 +21,7 @@ use aws_sdk_s3::operation::{
 };
 use aws_sdk_s3::types::{Grant, Grantee, TargetObjectKeyFormat};
 use aws_sdk_s3::Client;
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::SdkError;
 use cloudspec_model::from_json::JsonResource;
 use cloudspec_model::CollectionError;
@@ -95,9 +96,9 @@ pub(crate) async fn buckets(t: &Task) -> Fetched {
                     b.props.insert(member.to_string(), value);
                 }
             }
-            Ok((index, _, Err(message))) => {
+            Ok((index, member, Err(message))) => {
                 let region = buckets.get(index).map(|b| b.region.clone());
-                errors.push(error(region, message));
+                errors.push(error(region, message).of_members(&[member]));
             }
             Err(e) => errors.push(error(None, format!("internal error: {e}"))),
         }
@@ -230,15 +231,14 @@ fn regional_clients(
 
 /// One per-bucket setting (a row of [`crate::types::MEMBERS`]): the member's call on the
 /// bucket, converted; a "not configured" answer is null.
-pub(crate) fn setting<'a, T, E, R>(
+pub(crate) fn setting<'a, T, E>(
     o: &'a On<'a, Client>,
-    request: impl Future<Output = Result<T, SdkError<E, R>>> + Send + 'a,
+    request: impl Future<Output = Result<T, SdkError<E, HttpResponse>>> + Send + 'a,
     convert: fn(&T) -> Json,
 ) -> BoxFuture<'a, Result<Json, String>>
 where
     T: Send + 'a,
     E: ProvideErrorMetadata + std::error::Error + Send + 'static,
-    R: std::fmt::Debug + Send + 'a,
 {
     Box::pin(async move {
         match o.ctx.send(o.region, o.call, request).await {

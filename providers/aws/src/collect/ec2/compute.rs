@@ -301,10 +301,11 @@ fn image_block_device(b: &BlockDeviceMapping) -> Json {
     })
 }
 
-/// `aws:ec2:region`: the region's entry in DescribeRegions plus its EBS defaults.
+/// `aws:ec2:region`: the region's entry in DescribeRegions, then its EBS defaults (members
+/// of [`crate::types::MEMBERS`], each its own call, made only when a rule reads it).
 pub(crate) async fn region(t: &Task) -> Fetched {
-    let [describe, by_default, key] = t.ty.calls else {
-        return Err(format!("{}: expected three calls", t.ty.name));
+    let [describe] = t.ty.calls else {
+        return Err(format!("{}: expected one call", t.ty.name));
     };
     let (client, region) = (&t.client, t.region.as_str());
     let regions = t
@@ -319,31 +320,26 @@ pub(crate) async fn region(t: &Task) -> Fetched {
         .regions()
         .iter()
         .find(|r| r.region_name() == Some(region));
-    let by_default = t
-        .ctx
-        .request(
-            Some(region),
-            by_default,
-            client.get_ebs_encryption_by_default().send(),
-        )
-        .await?;
-    let key = t
-        .ctx
-        .request(
-            Some(region),
-            key,
-            client.get_ebs_default_kms_key_id().send(),
-        )
-        .await?;
     let props = json!({
         "region_name": region,
         "endpoint": entry.and_then(|e| e.endpoint()),
         "opt_in_status": entry.and_then(|e| e.opt_in_status()),
-        "ebs_encryption_by_default": by_default.ebs_encryption_by_default(),
-        "ebs_default_kms_key_id": key.kms_key_id(),
     });
-    Ok((
-        t.resource(Some(region), None, props).into_iter().collect(),
-        Vec::new(),
-    ))
+    let mut found: Vec<_> = t.resource(Some(region), None, props).into_iter().collect();
+    let errors = t.per_resource(&mut found).await;
+    Ok((found, errors))
+}
+
+/// GetEbsEncryptionByDefault of the region `o.id`.
+pub(crate) async fn ebs_encryption_by_default(o: &On<'_, Client>) -> Result<Json, String> {
+    let request = o.client.get_ebs_encryption_by_default().send();
+    let out = o.ctx.request(o.region, o.call, request).await?;
+    Ok(json!(out.ebs_encryption_by_default()))
+}
+
+/// GetEbsDefaultKmsKeyId of the region `o.id`.
+pub(crate) async fn ebs_default_kms_key_id(o: &On<'_, Client>) -> Result<Json, String> {
+    let request = o.client.get_ebs_default_kms_key_id().send();
+    let out = o.ctx.request(o.region, o.call, request).await?;
+    Ok(json!(out.kms_key_id()))
 }
