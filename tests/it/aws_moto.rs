@@ -720,6 +720,96 @@ fn a_failed_call_is_an_error_of_the_members_it_fills_only() {
     assert_eq!(calls(&log, "GetEbsDefaultKmsKeyId"), 0, "{log}");
 }
 
+/// IAM users and the account's IAM settings (issue #21): ListUsers once per account (not
+/// per region), each per-user member only when read, and the values as the seed set them.
+#[test]
+fn iam_users_and_account_settings() {
+    let Some(moto) = Moto::start() else { return };
+    let seeded = moto.seed(&[
+        "--instances",
+        "0",
+        "--no-s3",
+        "--iam",
+        "--region",
+        "us-east-1",
+        "--region",
+        "eu-west-1",
+    ]);
+    let users = &seeded["iam"]["users"];
+    let arn = |name: &str| users[name].as_str().unwrap_or_default().to_string();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = dir.path().join("iam.cloudspec");
+    std::fs::write(
+        &spec,
+        "Spec \"S\"\nGroup \"Users\"\n  \
+         Rule \"Console users have MFA\"\n    On aws:iam:user\n    With login_profile is not null\n    Assert any mfa_devices ( serial_number is not null )\n  \
+         Rule \"No active access keys\"\n    On aws:iam:user\n    Assert no access_keys ( status == \"Active\" )\n  \
+         Rule \"No policies attached to users\"\n    On aws:iam:user\n    Assert attached_policies == []\n    And policy_names == []\n  \
+         Rule \"Keys unused\"\n    On aws:iam:user\n    Assert every access_keys ( last_used ( last_used_date is null ) )\n\
+         Group \"Account\"\n  \
+         Rule \"Passwords are long\"\n    On aws:iam:account\n    Assert password_policy ( minimum_password_length >= 14 and password_reuse_prevention >= 24 )\n  \
+         Rule \"Root has MFA\"\n    On aws:iam:account\n    Assert summary ( account_mfa_enabled == 1 )\n",
+    )
+    .expect("spec written");
+    let inventory = dir.path().join("inventory.json");
+    let out = moto.run(
+        &[
+            spec.to_str().expect("utf-8 path"),
+            "--format",
+            "json",
+            "--region",
+            "us-east-1",
+            "--region",
+            "eu-west-1",
+            "--save-inventory",
+            inventory.to_str().expect("utf-8 path"),
+        ],
+        &[("CLOUDSPEC_LOG", "debug")],
+    );
+    let log = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "stderr:\n{log}");
+    let report = report(&out);
+    let console = resource_statuses(&report, "Console users have MFA");
+    assert_eq!(status_of(&console, &arn("alice")), "fail");
+    let keys = resource_statuses(&report, "No active access keys");
+    assert_eq!(status_of(&keys, &arn("alice")), "fail");
+    assert_eq!(status_of(&keys, &arn("bob")), "pass");
+    assert_eq!(status_of(&keys, &arn("carol")), "pass");
+    let attached = resource_statuses(&report, "No policies attached to users");
+    assert_eq!(status_of(&attached, &arn("carol")), "fail");
+    assert_eq!(status_of(&attached, &arn("alice")), "pass");
+    let rules = statuses(&report);
+    assert_eq!(status_of(&rules, "Keys unused"), "pass");
+    assert_eq!(status_of(&rules, "Passwords are long"), "pass");
+    // moto 5.1 always reports AccountMFAEnabled 0.
+    assert_eq!(status_of(&rules, "Root has MFA"), "fail");
+    // Global: one listing for two regions; one call per user and member read.
+    assert_eq!(calls(&log, "ListUsers"), 1, "{log}");
+    assert_eq!(calls(&log, "ListAccessKeys"), 3, "{log}");
+    assert_eq!(calls(&log, "GetAccessKeyLastUsed"), 2, "{log}");
+    assert_eq!(calls(&log, "ListMFADevices"), 3, "{log}");
+    assert_eq!(calls(&log, "ListUserTags"), 0, "{log}");
+    assert_eq!(calls(&log, "ListVirtualMFADevices"), 0, "{log}");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&inventory).expect("saved")).expect("JSON");
+    let bob = saved["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|r| r["id"] == arn("bob").as_str())
+        .expect("bob");
+    assert_eq!(bob["type"], "aws:iam:user");
+    assert_eq!(bob["region"], Value::Null, "IAM is global");
+    assert_eq!(bob["properties"]["user_name"], "bob");
+    assert_eq!(bob["properties"]["access_keys"][0]["status"], "Inactive");
+    assert_eq!(
+        bob["properties"]["mfa_devices"][0]["serial_number"],
+        seeded["iam"]["bob_mfa"]
+    );
+    assert_eq!(bob["properties"]["login_profile"], Value::Null);
+    assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
+}
+
 /// What moto (< 5.2) leaves out of its answers, judged from an inventory saved as the
 /// collector writes it (`tests/fixtures/aws/logging-key-formats.json`): GetBucketLogging's
 /// TargetObjectKeyFormat (moto stores it but never returns it), next to versioning that is

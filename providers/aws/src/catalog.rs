@@ -30,7 +30,10 @@ pub fn actions(plan: &CollectionPlan) -> BTreeSet<&'static str> {
     let mut out = BTreeSet::new();
     for t in TYPES.iter().filter(|t| plan.needs_type(t.name)) {
         out.extend(t.calls.iter().map(|c| c.action));
-        out.extend(needed_members(plan, t.name).map(|m| m.call.action));
+        for m in needed_members(plan, t.name) {
+            out.insert(m.call.action);
+            out.extend(m.also.iter().map(|c| c.action));
+        }
         if t.regional {
             out.insert(DESCRIBE_REGIONS.action);
         }

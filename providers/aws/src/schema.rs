@@ -64,6 +64,8 @@ const VPC_ENDPOINT: &str = "aws:ec2:vpc_endpoint";
 const REGION: &str = "aws:ec2:region";
 const BUCKET: &str = "aws:s3:bucket";
 const ACCOUNT: &str = "aws:s3:account";
+const IAM_USER: &str = "aws:iam:user";
+const IAM_ACCOUNT: &str = "aws:iam:account";
 
 /// Every AWS resource type with its members: the schema of each row of
 /// [`crate::types::TYPES`].
@@ -1140,6 +1142,133 @@ pub(crate) fn account() -> ResourceSchema {
         vec![
             string("account_id").doc("Also the resource id"),
             public_access_block(),
+        ],
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// IAM (global)
+// ---------------------------------------------------------------------------------------
+
+/// The keys of GetAccountSummary's SummaryMap, in snake_case, as `summary` holds them.
+pub(crate) const SUMMARY_KEYS: &[(&str, &str)] = &[
+    ("AccountAccessKeysPresent", "account_access_keys_present"),
+    ("AccountMFAEnabled", "account_mfa_enabled"),
+    (
+        "AccountSigningCertificatesPresent",
+        "account_signing_certificates_present",
+    ),
+    ("Users", "users"),
+    ("Groups", "groups"),
+    ("Roles", "roles"),
+    ("Policies", "policies"),
+    ("MFADevices", "mfa_devices"),
+    ("MFADevicesInUse", "mfa_devices_in_use"),
+    ("ServerCertificates", "server_certificates"),
+];
+
+pub(crate) fn iam_user() -> ResourceSchema {
+    resource(
+        IAM_USER,
+        "An IAM user (ListUsers, with one member per per-user call, each made only when a \
+         rule reads it); id = the user's ARN",
+        vec![
+            string("user_name"),
+            string("user_id"),
+            string("arn").doc("Also the resource id"),
+            string("path"),
+            string("create_date"),
+            string("password_last_used")
+                .doc("When the console password was last used; null when never (or no password)"),
+            list_of(
+                "access_keys",
+                vec![
+                    string("access_key_id"),
+                    string("status").doc("\"Active\" or \"Inactive\""),
+                    string("create_date"),
+                    object(
+                        "last_used",
+                        vec![
+                            string("last_used_date").doc("null when the key was never used"),
+                            string("service_name"),
+                            string("region"),
+                        ],
+                    )
+                    .doc("GetAccessKeyLastUsed"),
+                ],
+            )
+            .doc("ListAccessKeys, each key with GetAccessKeyLastUsed"),
+            list_of(
+                "mfa_devices",
+                vec![string("serial_number"), string("enable_date")],
+            )
+            .doc("ListMFADevices: the user's MFA devices (virtual and hardware)"),
+            object(
+                "login_profile",
+                vec![string("create_date"), boolean("password_reset_required")],
+            )
+            .doc("GetLoginProfile: the console password; null when the user has none"),
+            list_of(
+                "attached_policies",
+                vec![string("policy_name"), string("policy_arn")],
+            )
+            .doc("ListAttachedUserPolicies: managed policies attached to the user itself"),
+            strings("policy_names")
+                .doc("ListUserPolicies: the names of the user's inline policies"),
+            list_of(
+                "groups",
+                vec![string("group_name"), string("group_id"), string("arn")],
+            )
+            .doc("ListGroupsForUser"),
+            tags("tags").doc("ListUserTags as a key-value map"),
+        ],
+    )
+}
+
+pub(crate) fn iam_account() -> ResourceSchema {
+    resource(
+        IAM_ACCOUNT,
+        "The account's IAM settings (one member per call, each made only when a rule reads \
+         it); id = account id",
+        vec![
+            string("account_id").doc("Also the resource id"),
+            object(
+                "password_policy",
+                vec![
+                    integer("minimum_password_length"),
+                    boolean("require_symbols"),
+                    boolean("require_numbers"),
+                    boolean("require_uppercase_characters"),
+                    boolean("require_lowercase_characters"),
+                    boolean("allow_users_to_change_password"),
+                    boolean("expire_passwords"),
+                    integer("max_password_age"),
+                    integer("password_reuse_prevention"),
+                    boolean("hard_expiry"),
+                ],
+            )
+            .doc("GetAccountPasswordPolicy; null when the account has none"),
+            object(
+                "summary",
+                SUMMARY_KEYS
+                    .iter()
+                    .map(|(_, name)| integer(name))
+                    .collect(),
+            )
+            .doc("GetAccountSummary's SummaryMap in snake_case (account_mfa_enabled is 1 when the root user has MFA)"),
+            list_of(
+                "virtual_mfa_devices",
+                vec![
+                    string("serial_number"),
+                    string("enable_date"),
+                    object(
+                        "user",
+                        vec![string("user_name"), string("user_id"), string("arn")],
+                    )
+                    .doc("The user it is assigned to (arn ending in :root for the root user); null when unassigned"),
+                ],
+            )
+            .doc("ListVirtualMFADevices"),
         ],
     )
 }

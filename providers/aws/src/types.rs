@@ -20,7 +20,7 @@ use crate::collect::{
     account,
     ec2::{compute, network},
     fetch::{describe, owned, unowned, Fetch, Once, PerResource, PerResource::*},
-    s3,
+    iam, s3,
 };
 #[cfg(feature = "collect")]
 use aws_sdk_ec2::types as ec2;
@@ -40,6 +40,9 @@ const fn call(operation: &'static str, action: &'static str) -> Call {
 
 /// DescribeRegions: the `aws:ec2:region` listing, and `--all-regions` for any regional type.
 pub const DESCRIBE_REGIONS: Call = call("DescribeRegions", "ec2:DescribeRegions");
+
+/// GetAccessKeyLastUsed: one call per access key, part of a user's `access_keys`.
+pub const GET_ACCESS_KEY_LAST_USED: Call = call("GetAccessKeyLastUsed", "iam:GetAccessKeyLastUsed");
 
 /// DescribeVpcAttribute: one VPC attribute per call (`enable_dns_support`,
 /// `enable_dns_hostnames`).
@@ -71,6 +74,8 @@ pub struct AwsMember {
     pub member: &'static str,
     /// `GetBucketVersioning`, `s3:GetBucketVersioning`.
     pub call: Call,
+    /// Further calls the member's value needs (per element: an access key's last use).
+    pub also: &'static [Call],
     /// The member's value for one resource.
     #[cfg(feature = "collect")]
     pub(crate) fetch: PerResource,
@@ -481,6 +486,26 @@ pub const TYPES: &[AwsType] = &[
         #[cfg(feature = "collect")]
         fetch: |t| Box::pin(s3::buckets(t)),
     },
+    // IAM is global: listed once per account, from the home region.
+    AwsType {
+        name: "aws:iam:user",
+        regional: false,
+        calls: &[call("ListUsers", "iam:ListUsers")],
+        schema: schema::iam_user,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(iam::users(t)),
+    },
+    // The account's IAM settings (members), for the account STS names.
+    AwsType {
+        name: "aws:iam:account",
+        regional: false,
+        calls: &[call("GetCallerIdentity", "sts:GetCallerIdentity")],
+        schema: schema::iam_account,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(iam::account(t)),
+    },
     // The account-level public access block (S3 Control), for the account STS names.
     AwsType {
         name: "aws:s3:account",
@@ -500,9 +525,90 @@ pub const TYPES: &[AwsType] = &[
 /// is an error of its member only (`CollectionError::members`).
 pub const MEMBERS: &[AwsMember] = &[
     AwsMember {
+        type_name: "aws:iam:user",
+        member: "access_keys",
+        call: call("ListAccessKeys", "iam:ListAccessKeys"),
+        also: &[GET_ACCESS_KEY_LAST_USED],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::access_keys),
+    },
+    AwsMember {
+        type_name: "aws:iam:user",
+        member: "mfa_devices",
+        call: call("ListMFADevices", "iam:ListMFADevices"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::mfa_devices),
+    },
+    AwsMember {
+        type_name: "aws:iam:user",
+        member: "login_profile",
+        call: call("GetLoginProfile", "iam:GetLoginProfile"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::login_profile),
+    },
+    AwsMember {
+        type_name: "aws:iam:user",
+        member: "attached_policies",
+        call: call("ListAttachedUserPolicies", "iam:ListAttachedUserPolicies"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::attached_policies),
+    },
+    AwsMember {
+        type_name: "aws:iam:user",
+        member: "policy_names",
+        call: call("ListUserPolicies", "iam:ListUserPolicies"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::policy_names),
+    },
+    AwsMember {
+        type_name: "aws:iam:user",
+        member: "groups",
+        call: call("ListGroupsForUser", "iam:ListGroupsForUser"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::groups),
+    },
+    AwsMember {
+        type_name: "aws:iam:user",
+        member: "tags",
+        call: call("ListUserTags", "iam:ListUserTags"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::user_tags),
+    },
+    AwsMember {
+        type_name: "aws:iam:account",
+        member: "password_policy",
+        call: call("GetAccountPasswordPolicy", "iam:GetAccountPasswordPolicy"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::password_policy),
+    },
+    AwsMember {
+        type_name: "aws:iam:account",
+        member: "summary",
+        call: call("GetAccountSummary", "iam:GetAccountSummary"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::summary),
+    },
+    AwsMember {
+        type_name: "aws:iam:account",
+        member: "virtual_mfa_devices",
+        call: call("ListVirtualMFADevices", "iam:ListVirtualMFADevices"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::virtual_mfa_devices),
+    },
+    AwsMember {
         type_name: "aws:ec2:region",
         member: "ebs_encryption_by_default",
         call: call("GetEbsEncryptionByDefault", "ec2:GetEbsEncryptionByDefault"),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: Ec2(|o| Box::pin(compute::ebs_encryption_by_default(o))),
     },
@@ -510,6 +616,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:ec2:region",
         member: "ebs_default_kms_key_id",
         call: call("GetEbsDefaultKmsKeyId", "ec2:GetEbsDefaultKmsKeyId"),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: Ec2(|o| Box::pin(compute::ebs_default_kms_key_id(o))),
     },
@@ -517,6 +624,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:s3:bucket",
         member: "versioning",
         call: call("GetBucketVersioning", "s3:GetBucketVersioning"),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: S3(|o| {
             s3::setting(
@@ -530,6 +638,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:s3:bucket",
         member: "encryption",
         call: call("GetBucketEncryption", "s3:GetEncryptionConfiguration"),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: S3(|o| {
             s3::setting(
@@ -543,6 +652,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:s3:bucket",
         member: "logging",
         call: call("GetBucketLogging", "s3:GetBucketLogging"),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: S3(|o| {
             s3::setting(
@@ -556,6 +666,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:s3:bucket",
         member: "public_access_block",
         call: call("GetPublicAccessBlock", "s3:GetBucketPublicAccessBlock"),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: S3(|o| {
             s3::setting(
@@ -569,6 +680,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:s3:bucket",
         member: "policy",
         call: call("GetBucketPolicy", "s3:GetBucketPolicy"),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: S3(|o| {
             s3::setting(
@@ -582,6 +694,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:s3:bucket",
         member: "policy_status",
         call: call("GetBucketPolicyStatus", "s3:GetBucketPolicyStatus"),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: S3(|o| {
             s3::setting(
@@ -595,6 +708,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:s3:bucket",
         member: "acl",
         call: call("GetBucketAcl", "s3:GetBucketAcl"),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: S3(|o| s3::setting(o, o.client.get_bucket_acl().bucket(o.id).send(), s3::acl)),
     },
@@ -605,6 +719,7 @@ pub const MEMBERS: &[AwsMember] = &[
             "GetBucketOwnershipControls",
             "s3:GetBucketOwnershipControls",
         ),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: S3(|o| {
             s3::setting(
@@ -618,6 +733,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:s3:bucket",
         member: "tags",
         call: call("GetBucketTagging", "s3:GetBucketTagging"),
+        also: &[],
         // No tag set is an empty map, not null.
         #[cfg(feature = "collect")]
         fetch: S3(|o| {
@@ -636,6 +752,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:ec2:snapshot",
         member: "create_volume_permissions",
         call: call("DescribeSnapshotAttribute", "ec2:DescribeSnapshotAttribute"),
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: Ec2(|o| Box::pin(compute::create_volume_permissions(o))),
     },
@@ -643,6 +760,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:ec2:vpc",
         member: "enable_dns_support",
         call: DESCRIBE_VPC_ATTRIBUTE,
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: Ec2(|o| {
             Box::pin(network::vpc_attribute(
@@ -656,6 +774,7 @@ pub const MEMBERS: &[AwsMember] = &[
         type_name: "aws:ec2:vpc",
         member: "enable_dns_hostnames",
         call: DESCRIBE_VPC_ATTRIBUTE,
+        also: &[],
         #[cfg(feature = "collect")]
         fetch: Ec2(|o| {
             Box::pin(network::vpc_attribute(

@@ -119,6 +119,20 @@ pub(crate) fn sts(
     aws_sdk_sts::Client::from_conf(conf)
 }
 
+/// An IAM client (a global service: its calls go to the partition's IAM endpoint).
+pub(crate) fn iam(
+    config: &SdkConfig,
+    region: &str,
+    attempts: &Arc<AtomicU64>,
+) -> aws_sdk_iam::Client {
+    let conf = aws_sdk_iam::config::Builder::from(config)
+        .region(Region::new(region.to_string()))
+        .interceptor(CountAttempts(attempts.clone()))
+        .retry_classifier(UnreadableAnswers)
+        .build();
+    aws_sdk_iam::Client::from_conf(conf)
+}
+
 /// An S3 Control client (account-level S3 settings).
 pub(crate) fn s3control(
     config: &SdkConfig,

@@ -74,65 +74,88 @@ impl Task {
         })
     }
 
-    /// Adds the EC2 per-resource members the plan needs to `found`: one call per member
-    /// and resource, all sent at once (each waits for a slot under `--concurrency`, as every
-    /// request does). A failed call leaves its member out of that resource and is an error
-    /// of that member only (one per member, naming how many resources it failed for): rules
-    /// that read other members are judged as usual.
+    /// Adds the EC2 per-resource members the plan needs to `found` ([`per_resource`] with
+    /// the task's EC2 client, in its region).
     pub(crate) async fn per_resource(&self, found: &mut [JsonResource]) -> Vec<CollectionError> {
-        let mut calls = JoinSet::new();
-        for m in needed_members(&self.plan, self.ty.name) {
-            let PerResource::Ec2(fetch) = m.fetch else {
-                continue;
-            };
-            for (index, item) in found.iter().enumerate() {
-                let (ctx, client) = (self.ctx.clone(), self.client.clone());
-                let (region, id) = (self.region.clone(), item.id.clone());
-                calls.spawn(async move {
-                    let on = On {
-                        ctx: &ctx,
-                        client: &client,
-                        region: Some(&region),
-                        id: &id,
-                        call: &m.call,
-                    };
-                    (index, m.member, fetch(&on).await)
-                });
-            }
-        }
-        // Per member: the first failure's message and how many resources failed.
-        let mut failed: BTreeMap<&'static str, (String, usize)> = BTreeMap::new();
-        let mut errors = Vec::new();
-        while let Some(joined) = calls.join_next().await {
-            match joined {
-                Ok((index, member, Ok(value))) => {
-                    if let Some(item) = found.get_mut(index) {
-                        item.properties.insert(member.to_string(), value);
-                    }
-                }
-                Ok((_, member, Err(message))) => {
-                    failed.entry(member).or_insert((message, 0)).1 += 1;
-                }
-                Err(e) => errors.push(CollectionError::new(
-                    self.ty.name,
-                    Some(self.region.clone()),
-                    format!("internal error: {e}"),
-                )),
-            }
-        }
-        for (member, (message, count)) in failed {
-            let message = match count {
-                1 => message,
-                n => format!("{message} (and {} more resources)", n - 1),
-            };
-            errors.push(
-                CollectionError::new(self.ty.name, Some(self.region.clone()), message)
-                    .of_members(&[member]),
-            );
-        }
-        errors
+        per_resource(self, found, &self.client, Some(&self.region), |f| match f {
+            PerResource::Ec2(fetch) => Some(fetch),
+            _ => None,
+        })
+        .await
     }
 }
+
+/// Adds the per-resource members the plan needs to `found`, for the members whose fetch
+/// `pick` takes (those of one service, called with `client`): one call per member and
+/// resource, all sent at once (each waits for a slot under `--concurrency`, as every request
+/// does). A failed call leaves its member out of that resource and is an error of that
+/// member only (one per member, naming how many resources it failed for): rules that read
+/// other members are judged as usual.
+pub(crate) async fn per_resource<C>(
+    t: &Task,
+    found: &mut [JsonResource],
+    client: &C,
+    region: Option<&str>,
+    pick: fn(PerResource) -> Option<MemberFetch<C>>,
+) -> Vec<CollectionError>
+where
+    C: Clone + Send + Sync + 'static,
+{
+    let mut calls = JoinSet::new();
+    for m in needed_members(&t.plan, t.ty.name) {
+        let Some(fetch) = pick(m.fetch) else {
+            continue;
+        };
+        for (index, item) in found.iter().enumerate() {
+            let (ctx, client) = (t.ctx.clone(), client.clone());
+            let (region, id) = (region.map(str::to_string), item.id.clone());
+            calls.spawn(async move {
+                let on = On {
+                    ctx: &ctx,
+                    client: &client,
+                    region: region.as_deref(),
+                    id: &id,
+                    call: &m.call,
+                };
+                (index, m.member, fetch(&on).await)
+            });
+        }
+    }
+    // Per member: the first failure's message and how many resources failed.
+    let mut failed: BTreeMap<&'static str, (String, usize)> = BTreeMap::new();
+    let mut errors = Vec::new();
+    while let Some(joined) = calls.join_next().await {
+        match joined {
+            Ok((index, member, Ok(value))) => {
+                if let Some(item) = found.get_mut(index) {
+                    item.properties.insert(member.to_string(), value);
+                }
+            }
+            Ok((_, member, Err(message))) => {
+                failed.entry(member).or_insert((message, 0)).1 += 1;
+            }
+            Err(e) => errors.push(CollectionError::new(
+                t.ty.name,
+                region.map(str::to_string),
+                format!("internal error: {e}"),
+            )),
+        }
+    }
+    for (member, (message, count)) in failed {
+        let message = match count {
+            1 => message,
+            n => format!("{message} (and {} more resources)", n - 1),
+        };
+        errors.push(
+            CollectionError::new(t.ty.name, region.map(str::to_string), message)
+                .of_members(&[member]),
+        );
+    }
+    errors
+}
+
+/// How one member is read for one resource, with a client of type `C`.
+pub(crate) type MemberFetch<C> = for<'a> fn(&'a On<'a, C>) -> BoxFuture<'a, Result<Json, String>>;
 
 /// The response pages of one listing.
 pub(crate) trait Pages<O, E>: Send {
@@ -256,4 +279,6 @@ pub(crate) enum PerResource {
     /// An S3 call on a bucket in its region; a failure is an error of the member (naming the
     /// bucket).
     S3(for<'a> fn(&'a On<'a, aws_sdk_s3::Client>) -> BoxFuture<'a, Result<Json, String>>),
+    /// An IAM call (global) for every resource at once; a failure is an error of the member.
+    Iam(MemberFetch<aws_sdk_iam::Client>),
 }

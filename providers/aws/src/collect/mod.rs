@@ -13,6 +13,7 @@ mod convert;
 mod ctx;
 pub(crate) mod ec2;
 pub(crate) mod fetch;
+pub(crate) mod iam;
 mod links;
 pub(crate) mod s3;
 

@@ -106,6 +106,8 @@ fn declares_every_type_of_the_contract() {
             "aws:ec2:volume",
             "aws:ec2:vpc",
             "aws:ec2:vpc_endpoint",
+            "aws:iam:account",
+            "aws:iam:user",
             "aws:s3:account",
             "aws:s3:bucket",
         ]
@@ -302,7 +304,7 @@ fn tags_are_string_maps() {
         }
     });
     for schema in set.types.values() {
-        let settings = ["aws:ec2:region", "aws:s3:account"];
+        let settings = ["aws:ec2:region", "aws:s3:account", "aws:iam:account"];
         if !settings.contains(&schema.type_name.as_str()) {
             assert!(
                 schema.member("tags").is_some(),

@@ -1,0 +1,305 @@
+//! IAM (global: collected once per account, from the task's home region, never per
+//! region). `aws:iam:user` is ListUsers with one member per per-user call (access keys with
+//! their last use, MFA devices, login profile, attached and inline policies, groups, tags),
+//! each made only when a rule reads it; `aws:iam:account` holds the account-wide settings
+//! (password policy, account summary, virtual MFA devices), each likewise.
+
+use aws_sdk_iam::error::ProvideErrorMetadata;
+use aws_sdk_iam::types as iam;
+use aws_sdk_iam::Client;
+use cloudspec_model::from_json::JsonResource;
+use serde_json::{json, Map, Value as Json};
+
+use super::client;
+use super::convert::{list, ts};
+use super::ctx::api_error;
+use super::fetch::{each_page, per_resource, BoxFuture, Fetched, On, PerResource, Task};
+use crate::schema::SUMMARY_KEYS;
+use crate::types::GET_ACCESS_KEY_LAST_USED;
+
+/// `aws:iam:user`: every page of ListUsers, then the per-user members the plan needs.
+pub(crate) async fn users(t: &Task) -> Fetched {
+    let [listing] = t.ty.calls else {
+        return Err(format!("{}: expected one call", t.ty.name));
+    };
+    let client = client::iam(&t.config, &t.region, &t.ctx.attempts);
+    let mut found = Vec::new();
+    each_page(
+        &t.ctx,
+        None,
+        listing,
+        client.list_users().max_items(1000).into_paginator().send(),
+        |page| {
+            for u in page.users() {
+                let props = json!({
+                    "user_name": u.user_name(),
+                    "user_id": u.user_id(),
+                    "arn": u.arn(),
+                    "path": u.path(),
+                    "create_date": ts(Some(u.create_date())),
+                    "password_last_used": ts(u.password_last_used()),
+                });
+                if let Json::Object(properties) = props {
+                    found.push(JsonResource {
+                        type_name: t.ty.name.to_string(),
+                        id: u.arn().to_string(),
+                        region: None,
+                        account: account_of(u.arn()),
+                        properties,
+                    });
+                }
+            }
+        },
+    )
+    .await?;
+    let errors = per_resource(t, &mut found, &client, None, |f| match f {
+        PerResource::Iam(fetch) => Some(fetch),
+        _ => None,
+    })
+    .await;
+    Ok((found, errors))
+}
+
+/// The account id of an ARN (`arn:aws:iam::123456789012:user/x`).
+fn account_of(arn: &str) -> Option<String> {
+    arn.split(':')
+        .nth(4)
+        .filter(|a| !a.is_empty())
+        .map(str::to_string)
+}
+
+/// The user name of a user's ARN (its id): the part after the last `/`.
+fn user_name(arn: &str) -> &str {
+    arn.rsplit('/').next().unwrap_or(arn)
+}
+
+/// ListAccessKeys, each key with GetAccessKeyLastUsed.
+pub(crate) fn access_keys<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let name = user_name(o.id);
+        let out = o
+            .ctx
+            .request(
+                o.region,
+                o.call,
+                o.client.list_access_keys().user_name(name).send(),
+            )
+            .await?;
+        let mut keys = Vec::new();
+        for k in out.access_key_metadata() {
+            let last_used = match k.access_key_id() {
+                Some(id) => {
+                    let used = o
+                        .ctx
+                        .request(
+                            o.region,
+                            &GET_ACCESS_KEY_LAST_USED,
+                            o.client.get_access_key_last_used().access_key_id(id).send(),
+                        )
+                        .await?;
+                    used.access_key_last_used().map_or(Json::Null, |u| {
+                        json!({
+                            "last_used_date": ts(u.last_used_date()),
+                            "service_name": u.service_name(),
+                            "region": u.region(),
+                        })
+                    })
+                }
+                None => Json::Null,
+            };
+            keys.push(json!({
+                "access_key_id": k.access_key_id(),
+                "status": k.status().map(|s| s.as_str()),
+                "create_date": ts(k.create_date()),
+                "last_used": last_used,
+            }));
+        }
+        Ok(Json::Array(keys))
+    })
+}
+
+/// ListMFADevices.
+pub(crate) fn mfa_devices<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_mfa_devices().user_name(user_name(o.id));
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(list(
+            out.mfa_devices(),
+            |d| json!({"serial_number": d.serial_number(), "enable_date": ts(Some(d.enable_date()))}),
+        ))
+    })
+}
+
+/// GetLoginProfile; null for a user without a console password (NoSuchEntity).
+pub(crate) fn login_profile<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.get_login_profile().user_name(user_name(o.id));
+        match o.ctx.send(o.region, o.call, request.send()).await {
+            Ok(out) => Ok(out.login_profile().map_or(Json::Null, |p| {
+                json!({
+                    "create_date": ts(Some(p.create_date())),
+                    "password_reset_required": p.password_reset_required(),
+                })
+            })),
+            Err(e) if e.code() == Some("NoSuchEntity") => Ok(Json::Null),
+            Err(e) => Err(api_error(o.call.operation, &e)),
+        }
+    })
+}
+
+/// ListAttachedUserPolicies.
+pub(crate) fn attached_policies<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o
+            .client
+            .list_attached_user_policies()
+            .user_name(user_name(o.id));
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(list(out.attached_policies(), attached_policy))
+    })
+}
+
+fn attached_policy(p: &iam::AttachedPolicy) -> Json {
+    json!({"policy_name": p.policy_name(), "policy_arn": p.policy_arn()})
+}
+
+/// ListUserPolicies: the names of the user's inline policies.
+pub(crate) fn policy_names<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_user_policies().user_name(user_name(o.id));
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(json!(out.policy_names()))
+    })
+}
+
+/// ListGroupsForUser.
+pub(crate) fn groups<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_groups_for_user().user_name(user_name(o.id));
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(list(
+            out.groups(),
+            |g| json!({"group_name": g.group_name(), "group_id": g.group_id(), "arn": g.arn()}),
+        ))
+    })
+}
+
+/// ListUserTags as a key-value object.
+pub(crate) fn user_tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_user_tags().user_name(user_name(o.id));
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        let mut tags = Map::new();
+        for tag in out.tags() {
+            tags.insert(tag.key().to_string(), json!(tag.value()));
+        }
+        Ok(Json::Object(tags))
+    })
+}
+
+/// `aws:iam:account`: the account (from STS), then each account-wide setting a rule reads
+/// (members of [`crate::types::MEMBERS`]: `password_policy`, `summary`,
+/// `virtual_mfa_devices`), a failed one an error of its member only.
+pub(crate) async fn account(t: &Task) -> Fetched {
+    let [identity] = t.ty.calls else {
+        return Err(format!("{}: expected one call", t.ty.name));
+    };
+    let ctx = &t.ctx;
+    let sts = client::sts(&t.config, &t.region, &ctx.attempts);
+    let caller = ctx
+        .request(None, identity, sts.get_caller_identity().send())
+        .await?;
+    let account_id = caller
+        .account()
+        .ok_or("GetCallerIdentity: the answer names no account")?
+        .to_string();
+    let mut props = Map::new();
+    props.insert("account_id".into(), json!(account_id));
+    let mut found = vec![JsonResource {
+        type_name: t.ty.name.to_string(),
+        id: account_id.clone(),
+        region: None,
+        account: Some(account_id),
+        properties: props,
+    }];
+    let client = client::iam(&t.config, &t.region, &ctx.attempts);
+    let errors = per_resource(t, &mut found, &client, None, |f| match f {
+        PerResource::Iam(fetch) => Some(fetch),
+        _ => None,
+    })
+    .await;
+    Ok((found, errors))
+}
+
+/// GetAccountPasswordPolicy; null when none is set (NoSuchEntity).
+pub(crate) fn password_policy<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.get_account_password_policy().send();
+        match o.ctx.send(o.region, o.call, request).await {
+            Ok(out) => Ok(out.password_policy().map_or(Json::Null, policy)),
+            Err(e) if e.code() == Some("NoSuchEntity") => Ok(Json::Null),
+            Err(e) => Err(api_error(o.call.operation, &e)),
+        }
+    })
+}
+
+/// GetAccountSummary: the SummaryMap entries of [`SUMMARY_KEYS`].
+pub(crate) fn summary<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.get_account_summary().send();
+        let out = o.ctx.request(o.region, o.call, request).await?;
+        let map = out.summary_map();
+        let mut s = Map::new();
+        for (key, name) in SUMMARY_KEYS {
+            let value =
+                map.and_then(|m| m.iter().find(|(k, _)| k.as_str() == *key).map(|(_, v)| *v));
+            s.insert((*name).to_string(), json!(value));
+        }
+        Ok(Json::Object(s))
+    })
+}
+
+/// ListVirtualMFADevices, every page.
+pub(crate) fn virtual_mfa_devices<'a>(
+    o: &'a On<'a, Client>,
+) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let mut devices = Vec::new();
+        let pages = o
+            .client
+            .list_virtual_mfa_devices()
+            .max_items(1000)
+            .into_paginator()
+            .send();
+        each_page(o.ctx, o.region, o.call, pages, |page| {
+            for d in page.virtual_mfa_devices() {
+                devices.push(json!({
+                    "serial_number": d.serial_number(),
+                    "enable_date": ts(d.enable_date()),
+                    "user": d.user().map_or(Json::Null, |u| json!({
+                        "user_name": u.user_name(),
+                        "user_id": u.user_id(),
+                        "arn": u.arn(),
+                    })),
+                }));
+            }
+        })
+        .await?;
+        Ok(Json::Array(devices))
+    })
+}
+
+fn policy(p: &iam::PasswordPolicy) -> Json {
+    json!({
+        "minimum_password_length": p.minimum_password_length(),
+        "require_symbols": p.require_symbols(),
+        "require_numbers": p.require_numbers(),
+        "require_uppercase_characters": p.require_uppercase_characters(),
+        "require_lowercase_characters": p.require_lowercase_characters(),
+        "allow_users_to_change_password": p.allow_users_to_change_password(),
+        "expire_passwords": p.expire_passwords(),
+        "max_password_age": p.max_password_age(),
+        "password_reuse_prevention": p.password_reuse_prevention(),
+        "hard_expiry": p.hard_expiry(),
+    })
+}
