@@ -283,6 +283,10 @@ struct Working<'m> {
     set_by: BTreeMap<String, String>,
 }
 
+/// For contributions that name their target by a member (`match`), by type and member:
+/// the first resource with each value of the member.
+type Matches = HashMap<(String, String), HashMap<String, usize>>;
+
 /// A contribution evaluated, waiting for its target.
 struct Pending {
     contributor: String,
@@ -567,6 +571,7 @@ impl<'m> Run<'m> {
         p: &Pending,
         index: &HashMap<(String, String), usize>,
         through: &HashMap<(String, String), Value>,
+        matches: &mut Matches,
     ) -> Result<usize, String> {
         let to = p.to.as_str();
         let mut target = &p.target;
@@ -590,13 +595,23 @@ impl<'m> Run<'m> {
                 Some(_) => Err(format!("its {to} is not known before apply")),
                 None if s.contains('\u{1}') => Err(format!("its {to} is not known before apply")),
                 None => match &p.match_member {
-                    Some(member) => self
-                        .resources
-                        .iter()
-                        .position(|w| {
-                            w.type_name == to
-                                && w.props.get(member).and_then(Value::as_str) == Some(s)
+                    Some(member) => matches
+                        .entry((to.to_string(), member.clone()))
+                        .or_insert_with(|| {
+                            // The first resource of the type with each value of the member.
+                            let mut first = HashMap::new();
+                            for (i, w) in self.resources.iter().enumerate() {
+                                if w.type_name != to {
+                                    continue;
+                                }
+                                if let Some(v) = w.props.get(member).and_then(Value::as_str) {
+                                    first.entry(v.to_string()).or_insert(i);
+                                }
+                            }
+                            first
                         })
+                        .get(s)
+                        .copied()
                         .ok_or_else(|| format!("no {to} with {member} {s:?} in the configuration")),
                     None => index
                         .get(&(to.to_string(), s.to_string()))
@@ -632,8 +647,9 @@ impl<'m> Run<'m> {
                 .entry((p.to.clone(), p.contributor.clone()))
                 .or_insert_with(|| p.target.clone());
         }
+        let mut matches = Matches::new();
         for p in pending {
-            let at = match self.resolve(&p, &index, &through) {
+            let at = match self.resolve(&p, &index, &through, &mut matches) {
                 Ok(at) => at,
                 Err(why) => {
                     self.warnings.push(format!(
@@ -655,6 +671,8 @@ impl<'m> Run<'m> {
             let Some(w) = self.resources.get_mut(at) else {
                 continue;
             };
+            // The member changes: an index of its values is stale.
+            matches.retain(|(t, member), _| !(*t == w.type_name && *member == path));
             if p.set {
                 if let Some(before) = w.set_by.insert(path.clone(), p.contributor.clone()) {
                     notes.push(format!(
@@ -709,30 +727,46 @@ impl<'m> Run<'m> {
 
     /// Every `reverse` link: the resources of `from` whose member `via` holds the id.
     fn reverse_links(&mut self) {
+        /// What the resources of one type hold at one member path: the first whose ids are
+        /// not known, and for each known id the resources holding it.
+        #[derive(Default)]
+        struct Held<'a> {
+            unknown: Option<&'a str>,
+            by_id: HashMap<String, BTreeSet<&'a str>>,
+        }
+        let mut by_type: HashMap<&str, Vec<&Working<'m>>> = HashMap::new();
+        for s in &self.resources {
+            by_type.entry(s.type_name.as_str()).or_default().push(s);
+        }
+        let mut held: HashMap<(&str, &[String]), Held<'_>> = HashMap::new();
         let mut updates: Vec<(usize, String, Value)> = Vec::new();
         for (i, w) in self.resources.iter().enumerate() {
             let Some(m) = w.mapping else { continue };
             for r in &m.reverse {
-                let mut sources: BTreeSet<&str> = BTreeSet::new();
-                let mut unknown: Option<&str> = None;
-                for s in self.resources.iter().filter(|s| s.type_name == r.from) {
-                    let ids = match r.via.split_first() {
-                        Some((first, rest)) => s
-                            .props
-                            .get(first)
-                            .map_or(Some(Vec::new()), |v| ids_at(v, rest)),
-                        None => Some(Vec::new()),
-                    };
-                    match ids {
-                        Some(ids) => {
-                            if ids.iter().any(|id| id == &w.id) {
-                                sources.insert(&s.id);
+                let links = held
+                    .entry((r.from.as_str(), r.via.as_slice()))
+                    .or_insert_with(|| {
+                        let mut links = Held::default();
+                        for s in by_type.get(r.from.as_str()).into_iter().flatten() {
+                            let ids = match r.via.split_first() {
+                                Some((first, rest)) => s
+                                    .props
+                                    .get(first)
+                                    .map_or(Some(Vec::new()), |v| ids_at(v, rest)),
+                                None => Some(Vec::new()),
+                            };
+                            match ids {
+                                Some(ids) => {
+                                    for id in ids {
+                                        links.by_id.entry(id).or_default().insert(&s.id);
+                                    }
+                                }
+                                None => links.unknown = links.unknown.or(Some(&s.id)),
                             }
                         }
-                        None => unknown = unknown.or(Some(&s.id)),
-                    }
-                }
-                let v = if let Some(source) = unknown {
+                        links
+                    });
+                let v = if let Some(source) = links.unknown {
                     values::unknown(
                         &format!(
                             "the {} of {source} is not known before apply",
@@ -742,8 +776,11 @@ impl<'m> Run<'m> {
                     )
                 } else {
                     Value::Tuple(
-                        sources
+                        links
+                            .by_id
+                            .get(w.id.as_str())
                             .into_iter()
+                            .flatten()
                             .map(|id| values::ref_value(&r.from, id))
                             .collect(),
                     )
