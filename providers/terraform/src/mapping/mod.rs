@@ -379,7 +379,7 @@ impl<'m> Run<'m> {
         let this = self_value(&inst.address, inst, true);
         let ctx = scope(m, &this, None);
         let decoder = Decoder::new(&inst.ctx, &ctx);
-        let src = Src::Body(inst.body.clone());
+        let src = Src::body(inst.body.clone());
         let value: BTreeMap<String, Value> = m
             .properties
             .iter()
