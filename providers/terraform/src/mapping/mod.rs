@@ -221,6 +221,10 @@ pub struct Mapped {
     pub warnings: Vec<String>,
 }
 
+/// The stack of the thread mapping half of the instances (reserved, not committed): as much
+/// as the main thread's, where the other half is mapped.
+const STACK: usize = 8 << 20;
+
 /// Maps every instance whose type has a mapping (with derived resources, contributions of
 /// split resources and reverse associations).
 pub fn map(mappings: &Mappings, instances: &[Instance]) -> Mapped {
@@ -235,10 +239,45 @@ pub fn map(mappings: &Mappings, instances: &[Instance]) -> Mapped {
             ));
         }
     }
-    for (index, inst) in instances.iter().enumerate() {
-        if let Some(m) = mappings.get(&inst.tf_type) {
+    // Each instance is mapped on its own (its resources, contributions and warnings only
+    // appended): the second half on a thread of its own, appended after the first.
+    let mapped: Vec<(usize, &Instance, &Mapping)> = instances
+        .iter()
+        .enumerate()
+        .filter_map(|(index, inst)| mappings.get(&inst.tf_type).map(|m| (index, inst, m)))
+        .collect();
+    let (first, second) = mapped.split_at(mapped.len() / 2);
+    fn map_all<'m>(run: &mut Run<'m>, part: &[(usize, &Instance, &'m Mapping)]) {
+        for &(index, inst, m) in part {
             run.instance(index, inst, m);
         }
+    }
+    let later = std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("terraform-map".into())
+            .stack_size(STACK)
+            .spawn_scoped(s, || {
+                let mut later = Run::default();
+                map_all(&mut later, second);
+                later
+            });
+        map_all(&mut run, first);
+        match worker {
+            Ok(handle) => match handle.join() {
+                Ok(later) => Some(later),
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => None,
+        }
+    });
+    match later {
+        Some(later) => {
+            run.resources.extend(later.resources);
+            run.derived_pending.extend(later.derived_pending);
+            run.pending.extend(later.pending);
+            run.warnings.extend(later.warnings);
+        }
+        None => map_all(&mut run, second),
     }
     run.contributions(instances);
     run.finish();
