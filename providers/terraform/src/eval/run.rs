@@ -735,6 +735,7 @@ impl Run<'_> {
                 region: None,
                 default_tags: Value::empty_object(),
                 unknown_expansion: unknown,
+                args: Some(args),
             };
             self.insts[i].made.push(Made {
                 resource: ri,
