@@ -728,8 +728,9 @@ impl Run<'_> {
                     .next()
                     .unwrap_or(&provider_key)
                     .to_string(),
-                body,
-                ctx: inst_ctx,
+                // Both made again by `finish`, in the module's whole scope.
+                body: Body::empty(),
+                ctx: EvalContext::empty(),
                 file: file.clone(),
                 line,
                 region: None,
@@ -872,14 +873,21 @@ impl Run<'_> {
     /// The instances, complete with their scope, root module first, then each call's
     /// instances in order.
     pub(super) fn finish(mut self) -> Vec<Instance> {
+        let tree = self.tree;
         for i in 0..self.insts.len() {
             let full = self.full_ctx(i);
+            let module = &tree.configs[self.insts[i].config].module;
             for m in &mut self.insts[i].made {
                 m.instance.ctx = if m.iteration.is_empty() {
                     full.clone()
                 } else {
                     full.child(m.iteration.clone())
                 };
+                // Its dynamic blocks expand in that scope too (the one of the evaluation,
+                // with copies of what the block reads, is not kept).
+                if let Some(r) = module.resources.get(m.resource) {
+                    m.instance.body = values::instance_body(&r.bodies(), &m.instance.ctx);
+                }
             }
         }
         let mut out = Vec::new();
