@@ -103,6 +103,7 @@ impl Provider for TerraformSource {
             inventory,
             warnings,
         } = load_instances(path, meta.is_dir(), &evaluated, &mappings)?;
+        drop_later(evaluated);
         if !options.quiet {
             for warning in &warnings {
                 for line in warning.lines() {
@@ -210,7 +211,17 @@ pub fn inventory(
             )));
         }
     }
+    drop_later(resources);
     Ok(builder.finish())
+}
+
+/// Frees `value` on a thread of its own (not waited for), so that the run goes on
+/// meanwhile: a large configuration's instances and resources take a while to free. When
+/// no thread can be started, the value is freed here, with the closure that held it.
+fn drop_later<T: Send + 'static>(value: T) {
+    let _detached = std::thread::Builder::new()
+        .name("terraform-free".into())
+        .spawn(move || drop(value));
 }
 
 /// A resource's file as reports name it: `file` inside the directory `root` (`main.tf` in
