@@ -66,6 +66,9 @@ pub struct Instance {
     /// True for the single `ADDR[*]` instance of an unknown `count`/`for_each`: every
     /// member of the resource is unknown.
     pub unknown_expansion: bool,
+    /// The body's arguments as the evaluator computed them (what [`raw`] would compute
+    /// from `body` in `ctx`), when it did.
+    pub args: Option<cloudspec_hcl::Value>,
 }
 
 /// A loaded configuration's resource instances and what the loader warns about.

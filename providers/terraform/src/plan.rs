@@ -273,6 +273,7 @@ impl<'a> Plan<'a> {
                 .or_else(|| provider_config.and_then(|c| self.region(c))),
             default_tags: default_tags(values, unknown, provider_config),
             unknown_expansion: false,
+            args: None,
         }
     }
 

@@ -30,9 +30,9 @@ use cloudspec_model::{
     Resource, Source,
 };
 
-use crate::mapping::{self, Mappings};
+use crate::mapping::{self, Mapped, Mappings};
 use crate::vars::VarArg;
-use crate::{eval, plan, raw, Evaluated, Failure, MappedResource};
+use crate::{eval, plan, raw, Evaluated, Failure, Instance, MappedResource};
 
 /// The settings of the source, by flag name (the configuration is the one path of its
 /// [`Options`]): `--var NAME=VALUE` values, `--var-file FILE` values, and the order they
@@ -111,6 +111,7 @@ impl Provider for TerraformSource {
             inventory,
             warnings,
         } = load_instances(path, meta.is_dir(), &evaluated, &mappings)?;
+        drop_later(evaluated);
         if !options.quiet {
             for warning in &warnings {
                 for line in warning.lines() {
@@ -138,9 +139,9 @@ pub fn load_instances(
     evaluated: &Evaluated,
     mappings: &Mappings,
 ) -> Result<Loaded, ProviderError> {
-    let mapped = mapping::map(mappings, &evaluated.instances);
+    let (mapped, raw) = map_and_raw(mappings, &evaluated.instances);
     let mut resources = mapped.resources;
-    resources.extend(evaluated.instances.iter().map(raw::raw));
+    resources.extend(raw);
     if !is_dir {
         // A plan's resources are in the plan file, on no line of their own.
         for r in &mut resources {
@@ -153,6 +154,32 @@ pub fn load_instances(
     Ok(Loaded {
         inventory,
         warnings,
+    })
+}
+
+/// The stack of the thread loading the raw resources (reserved, not committed): as much as
+/// the main thread's, where the mappings are evaluated.
+const RAW_STACK: usize = 8 << 20;
+
+/// What the mappings make of the instances, and every instance raw: the two independent
+/// halves of loading, the raw one on a thread of its own (in the calling thread when none
+/// can be started).
+fn map_and_raw(mappings: &Mappings, instances: &[Instance]) -> (Mapped, Vec<MappedResource>) {
+    let all_raw = || instances.iter().map(raw::raw).collect::<Vec<_>>();
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("terraform-raw".into())
+            .stack_size(RAW_STACK)
+            .spawn_scoped(s, all_raw);
+        let mapped = mapping::map(mappings, instances);
+        let raw = match worker {
+            Ok(handle) => match handle.join() {
+                Ok(raw) => raw,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => all_raw(),
+        };
+        (mapped, raw)
     })
 }
 
@@ -196,7 +223,17 @@ pub fn inventory(
             )));
         }
     }
+    drop_later(resources);
     Ok(builder.finish())
+}
+
+/// Frees `value` on a thread of its own (not waited for), so that the run goes on
+/// meanwhile: a large configuration's instances and resources take a while to free. When
+/// no thread can be started, the value is freed here, with the closure that held it.
+fn drop_later<T: Send + 'static>(value: T) {
+    let _detached = std::thread::Builder::new()
+        .name("terraform-free".into())
+        .spawn(move || drop(value));
 }
 
 /// A resource's source as the contract names it (section 3): `file` relative to the

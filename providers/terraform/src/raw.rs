@@ -40,7 +40,14 @@ pub fn raw_type(tf_type: &str) -> String {
 
 /// The raw resource of one instance.
 pub fn raw(instance: &Instance) -> MappedResource {
-    let (value, _) = body_value(&instance.body, &instance.ctx, true);
+    let computed;
+    let value = match &instance.args {
+        Some(args) => args,
+        None => {
+            computed = body_value(&instance.body, &instance.ctx, true).0;
+            &computed
+        }
+    };
     let names = instance.body.item_names();
     let schema = BodySchema {
         attributes: names.schema().attributes,
@@ -53,11 +60,11 @@ pub fn raw(instance: &Instance) -> MappedResource {
             if v.is_null() {
                 continue; // null is unset
             }
-            let reason = match content.attributes.get(&name) {
+            let reason = match content.attributes.get(name) {
                 Some(attr) if !v.is_wholly_known() => unknown_reason(&attr.expr, instance),
                 _ => UNKNOWN.to_string(),
             };
-            properties.insert(name, json_with(&v, &reason, 0));
+            properties.insert(name.clone(), json_with(v, &reason, 0));
         }
     }
     MappedResource {

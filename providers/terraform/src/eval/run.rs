@@ -1,6 +1,7 @@
 //! Evaluating the graph in dependency order, each object for every instance of its
 //! module.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use cloudspec_hcl::body::Body;
@@ -62,6 +63,11 @@ pub(super) struct Inst {
     pub(super) calls: BTreeMap<usize, CallInstances>,
     pub(super) providers: BTreeMap<String, ProviderConfig>,
     pub(super) made: Vec<Made>,
+    /// Changes whenever `vars` does.
+    vars_version: usize,
+    /// The scopes its expressions share ([`Run::shared_scope`]): with `var` (and the
+    /// `vars_version` it was made at), and without.
+    shared: RefCell<[Option<(usize, EvalContext)>; 2]>,
 }
 
 impl Inst {
@@ -85,6 +91,8 @@ impl Inst {
             calls: BTreeMap::new(),
             providers: BTreeMap::new(),
             made: Vec::new(),
+            vars_version: 0,
+            shared: RefCell::new([None, None]),
         }
     }
 
@@ -150,17 +158,14 @@ impl Run<'_> {
     ) -> EvalContext {
         let inst = &self.insts[i];
         let m = self.module(i);
-        let mut vars: BTreeMap<String, Value> = BTreeMap::new();
+        let mut with_vars = false;
         let mut locals = BTreeMap::new();
         let mut modules = BTreeMap::new();
         let mut resources: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
         let mut data: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
         for r in refs {
             match r.root() {
-                "var" => {
-                    vars.entry("var".into())
-                        .or_insert_with(|| Value::Object(inst.vars.clone()));
-                }
+                "var" => with_vars = true,
                 "local" => {
                     if let Some(name) = r.attr(1) {
                         if let Some(v) = inst.locals.get(name) {
@@ -209,7 +214,63 @@ impl Run<'_> {
                 }
             }
         }
-        self.scope(i, vars, locals, modules, resources, data, iteration)
+        // As `scope` writes them, but `var`, `ephemeral`, `path` and `terraform` (which no
+        // other name here replaces) in a parent scope shared by the instance's expressions.
+        let mut vars: BTreeMap<String, Value> = BTreeMap::new();
+        vars.insert("local".into(), Value::Object(locals));
+        vars.insert("module".into(), Value::Object(modules));
+        vars.insert(
+            "data".into(),
+            Value::Object(
+                data.into_iter()
+                    .map(|(t, m)| (t, Value::Object(m)))
+                    .collect(),
+            ),
+        );
+        for (t, m) in resources {
+            vars.insert(t, Value::Object(m));
+        }
+        for (k, v) in iteration {
+            vars.insert(k.clone(), v.clone());
+        }
+        self.shared_scope(i, with_vars).child(vars)
+    }
+
+    /// The scope of instance `i` that does not depend on what an expression reads: `var`
+    /// (when `with_vars`: its variables so far), `ephemeral`, `path` and `terraform`; made
+    /// once (again when the variables change) and shared.
+    fn shared_scope(&self, i: usize, with_vars: bool) -> EvalContext {
+        let inst = &self.insts[i];
+        let slot = usize::from(with_vars);
+        if let Some((version, ctx)) = &inst.shared.borrow()[slot] {
+            if !with_vars || *version == inst.vars_version {
+                return ctx.clone();
+            }
+        }
+        let config = &self.tree.configs[inst.config];
+        let mut vars: BTreeMap<String, Value> = BTreeMap::new();
+        if with_vars {
+            vars.insert("var".into(), Value::Object(inst.vars.clone()));
+        }
+        vars.insert("ephemeral".into(), Value::dynamic());
+        vars.insert(
+            "path".into(),
+            Value::object_from([
+                ("module", Value::string(config.path_module.clone())),
+                ("root", Value::string(".")),
+                ("cwd", Value::string(self.cwd.clone())),
+            ]),
+        );
+        vars.insert(
+            "terraform".into(),
+            Value::object_from([
+                ("workspace", Value::string("default")),
+                ("applying", Value::Bool(false)),
+            ]),
+        );
+        let ctx = self.base.child(vars);
+        inst.shared.borrow_mut()[slot] = Some((inst.vars_version, ctx.clone()));
+        ctx
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -378,6 +439,7 @@ impl Run<'_> {
         };
         let name = v.name.clone();
         self.insts[i].vars.insert(name, value);
+        self.insts[i].vars_version += 1;
     }
 
     pub(super) fn local(&mut self, i: usize, li: usize) {
@@ -666,13 +728,15 @@ impl Run<'_> {
                     .next()
                     .unwrap_or(&provider_key)
                     .to_string(),
-                body,
-                ctx: inst_ctx,
+                // Both made again by `finish`, in the module's whole scope.
+                body: Body::empty(),
+                ctx: EvalContext::empty(),
                 file: file.clone(),
                 line,
                 region: None,
                 default_tags: Value::empty_object(),
                 unknown_expansion: unknown,
+                args: Some(args),
             };
             self.insts[i].made.push(Made {
                 resource: ri,
@@ -809,14 +873,21 @@ impl Run<'_> {
     /// The instances, complete with their scope, root module first, then each call's
     /// instances in order.
     pub(super) fn finish(mut self) -> Vec<Instance> {
+        let tree = self.tree;
         for i in 0..self.insts.len() {
             let full = self.full_ctx(i);
+            let module = &tree.configs[self.insts[i].config].module;
             for m in &mut self.insts[i].made {
                 m.instance.ctx = if m.iteration.is_empty() {
                     full.clone()
                 } else {
                     full.child(m.iteration.clone())
                 };
+                // Its dynamic blocks expand in that scope too (the one of the evaluation,
+                // with copies of what the block reads, is not kept).
+                if let Some(r) = module.resources.get(m.resource) {
+                    m.instance.body = values::instance_body(&r.bodies(), &m.instance.ctx);
+                }
             }
         }
         let mut out = Vec::new();

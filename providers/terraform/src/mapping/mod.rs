@@ -222,6 +222,10 @@ pub struct Mapped {
     pub warnings: Vec<String>,
 }
 
+/// The stack of the thread mapping half of the instances (reserved, not committed): as much
+/// as the main thread's, where the other half is mapped.
+const STACK: usize = 8 << 20;
+
 /// Maps every instance whose type has a mapping (with derived resources, contributions of
 /// split resources and reverse associations).
 pub fn map(mappings: &Mappings, instances: &[Instance]) -> Mapped {
@@ -236,10 +240,46 @@ pub fn map(mappings: &Mappings, instances: &[Instance]) -> Mapped {
             ));
         }
     }
-    for (index, inst) in instances.iter().enumerate() {
-        if let Some(m) = mappings.get(&inst.tf_type) {
+    // Each instance is mapped on its own (its resources, contributions and warnings only
+    // appended): the second half on a thread of its own, appended after the first.
+    let mapped: Vec<(usize, &Instance, &Mapping)> = instances
+        .iter()
+        .enumerate()
+        .filter_map(|(index, inst)| mappings.get(&inst.tf_type).map(|m| (index, inst, m)))
+        .collect();
+    let (first, second) = mapped.split_at(mapped.len() / 2);
+    fn map_all<'m>(run: &mut Run<'m>, part: &[(usize, &Instance, &'m Mapping)]) {
+        for &(index, inst, m) in part {
             run.instance(index, inst, m);
         }
+    }
+    let later = std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("terraform-map".into())
+            .stack_size(STACK)
+            .spawn_scoped(s, || {
+                let mut later = Run::default();
+                map_all(&mut later, second);
+                later
+            });
+        map_all(&mut run, first);
+        match worker {
+            Ok(handle) => match handle.join() {
+                Ok(later) => Some(later),
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => None,
+        }
+    });
+    match later {
+        Some(later) => {
+            run.resources.extend(later.resources);
+            run.derived_pending.extend(later.derived_pending);
+            run.pending.extend(later.pending);
+            run.replacing.extend(later.replacing);
+            run.warnings.extend(later.warnings);
+        }
+        None => map_all(&mut run, second),
     }
     run.replace();
     run.contributions(instances);
@@ -284,6 +324,10 @@ struct Working<'m> {
     /// The members set by contributions so far, and by whom.
     set_by: BTreeMap<String, String>,
 }
+
+/// For contributions that name their target by a member (`match`), by type and member:
+/// the first resource with each value of the member.
+type Matches = HashMap<(String, String), HashMap<String, usize>>;
 
 /// A contribution evaluated, waiting for its target.
 struct Pending {
@@ -380,7 +424,7 @@ impl<'m> Run<'m> {
         let this = self_value(&inst.address, inst, true);
         let ctx = scope(m, &this, None);
         let decoder = Decoder::new(&inst.ctx, &ctx);
-        let src = Src::Body(inst.body.clone());
+        let src = Src::body(inst.body.clone());
         let value: BTreeMap<String, Value> = m
             .properties
             .iter()
@@ -610,6 +654,7 @@ impl<'m> Run<'m> {
         p: &Pending,
         index: &HashMap<(String, String), usize>,
         through: &HashMap<(String, String), Value>,
+        matches: &mut Matches,
     ) -> Result<usize, String> {
         let to = p.to.as_str();
         let mut target = &p.target;
@@ -633,13 +678,23 @@ impl<'m> Run<'m> {
                 Some(_) => Err(format!("its {to} is not known before apply")),
                 None if s.contains('\u{1}') => Err(format!("its {to} is not known before apply")),
                 None => match &p.match_member {
-                    Some(member) => self
-                        .resources
-                        .iter()
-                        .position(|w| {
-                            w.type_name == to
-                                && w.props.get(member).and_then(Value::as_str) == Some(s)
+                    Some(member) => matches
+                        .entry((to.to_string(), member.clone()))
+                        .or_insert_with(|| {
+                            // The first resource of the type with each value of the member.
+                            let mut first = HashMap::new();
+                            for (i, w) in self.resources.iter().enumerate() {
+                                if w.type_name != to {
+                                    continue;
+                                }
+                                if let Some(v) = w.props.get(member).and_then(Value::as_str) {
+                                    first.entry(v.to_string()).or_insert(i);
+                                }
+                            }
+                            first
                         })
+                        .get(s)
+                        .copied()
                         .ok_or_else(|| format!("no {to} with {member} {s:?} in the configuration")),
                     None => index
                         .get(&(to.to_string(), s.to_string()))
@@ -675,8 +730,9 @@ impl<'m> Run<'m> {
                 .entry((p.to.clone(), p.contributor.clone()))
                 .or_insert_with(|| p.target.clone());
         }
+        let mut matches = Matches::new();
         for p in pending {
-            let at = match self.resolve(&p, &index, &through) {
+            let at = match self.resolve(&p, &index, &through, &mut matches) {
                 Ok(at) => at,
                 Err(why) => {
                     self.warnings.push(format!(
@@ -700,6 +756,8 @@ impl<'m> Run<'m> {
             let Some(w) = self.resources.get_mut(at) else {
                 continue;
             };
+            // The member changes: an index of its values is stale.
+            matches.retain(|(t, member), _| !(*t == w.type_name && *member == path));
             if p.set {
                 if let Some(before) = w.set_by.insert(path.clone(), p.contributor.clone()) {
                     notes.push(format!(
@@ -759,30 +817,46 @@ impl<'m> Run<'m> {
 
     /// Every `reverse` link: the resources of `from` whose member `via` holds the id.
     fn reverse_links(&mut self) {
+        /// What the resources of one type hold at one member path: the first whose ids are
+        /// not known, and for each known id the resources holding it.
+        #[derive(Default)]
+        struct Held<'a> {
+            unknown: Option<&'a str>,
+            by_id: HashMap<String, BTreeSet<&'a str>>,
+        }
+        let mut by_type: HashMap<&str, Vec<&Working<'m>>> = HashMap::new();
+        for s in &self.resources {
+            by_type.entry(s.type_name.as_str()).or_default().push(s);
+        }
+        let mut held: HashMap<(&str, &[String]), Held<'_>> = HashMap::new();
         let mut updates: Vec<(usize, String, Value)> = Vec::new();
         for (i, w) in self.resources.iter().enumerate() {
             let Some(m) = w.mapping else { continue };
             for r in &m.reverse {
-                let mut sources: BTreeSet<&str> = BTreeSet::new();
-                let mut unknown: Option<&str> = None;
-                for s in self.resources.iter().filter(|s| s.type_name == r.from) {
-                    let ids = match r.via.split_first() {
-                        Some((first, rest)) => s
-                            .props
-                            .get(first)
-                            .map_or(Some(Vec::new()), |v| ids_at(v, rest)),
-                        None => Some(Vec::new()),
-                    };
-                    match ids {
-                        Some(ids) => {
-                            if ids.iter().any(|id| id == &w.id) {
-                                sources.insert(&s.id);
+                let links = held
+                    .entry((r.from.as_str(), r.via.as_slice()))
+                    .or_insert_with(|| {
+                        let mut links = Held::default();
+                        for s in by_type.get(r.from.as_str()).into_iter().flatten() {
+                            let ids = match r.via.split_first() {
+                                Some((first, rest)) => s
+                                    .props
+                                    .get(first)
+                                    .map_or(Some(Vec::new()), |v| ids_at(v, rest)),
+                                None => Some(Vec::new()),
+                            };
+                            match ids {
+                                Some(ids) => {
+                                    for id in ids {
+                                        links.by_id.entry(id).or_default().insert(&s.id);
+                                    }
+                                }
+                                None => links.unknown = links.unknown.or(Some(&s.id)),
                             }
                         }
-                        None => unknown = unknown.or(Some(&s.id)),
-                    }
-                }
-                let v = if let Some(source) = unknown {
+                        links
+                    });
+                let v = if let Some(source) = links.unknown {
                     values::unknown(
                         &format!(
                             "the {} of {source} is not known before apply",
@@ -792,8 +866,11 @@ impl<'m> Run<'m> {
                     )
                 } else {
                     Value::Tuple(
-                        sources
+                        links
+                            .by_id
+                            .get(w.id.as_str())
                             .into_iter()
+                            .flatten()
                             .map(|id| values::ref_value(&r.from, id))
                             .collect(),
                     )

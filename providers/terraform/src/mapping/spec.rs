@@ -22,10 +22,12 @@
 //! - Evaluation errors are collected (the interpreter reports them as warnings) and give
 //!   an unknown value; decoding never stops.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::BTreeMap;
 
-use cloudspec_hcl::body::{AttributeSchema, Block, BlockHeaderSchema, Body, BodySchema, Expr};
+use cloudspec_hcl::body::{
+    Attribute, AttributeSchema, Block, BlockHeaderSchema, Body, BodySchema, Expr,
+};
 use cloudspec_hcl::convert::convert;
 use cloudspec_hcl::eval::EvalContext;
 use cloudspec_hcl::{Diagnostic, Range, Type, Value};
@@ -96,13 +98,38 @@ pub(crate) enum Node {
     },
 }
 
-/// Where a spec reads: a body (in the configuration's scope), a value (an element of an
-/// attributes-as-blocks list), or nothing (an absent block decoded as empty).
+/// Where a spec reads: a body (in the configuration's scope, with its attributes once
+/// read: [`Src::body`]), a value (an element of an attributes-as-blocks list), or nothing
+/// (an absent block decoded as empty).
 #[derive(Clone, Debug)]
 pub(crate) enum Src {
-    Body(Body),
+    Body(Body, OnceCell<BTreeMap<String, Attribute>>),
     Value(Value),
     Empty,
+}
+
+impl Src {
+    pub fn body(body: Body) -> Src {
+        Src::Body(body, OnceCell::new())
+    }
+}
+
+/// The attribute `name` of a source's body, as [`body_attribute`] finds it, from every
+/// attribute of the body read once (a spec reads many).
+fn src_attribute<'s>(
+    body: &Body,
+    attrs: &'s OnceCell<BTreeMap<String, Attribute>>,
+    name: &str,
+) -> Option<&'s Attribute> {
+    attrs
+        .get_or_init(|| {
+            let schema = BodySchema {
+                attributes: body.item_names().schema().attributes,
+                blocks: Vec::new(),
+            };
+            body.partial_content(&schema).0.attributes
+        })
+        .get(name)
 }
 
 /// A block (or element of an attributes-as-blocks list) found in a source.
@@ -283,8 +310,8 @@ impl<'a> Decoder<'a> {
                 Value::Unknown(_) => Some((Value::dynamic(), None)),
                 _ => None,
             },
-            Src::Body(body) => {
-                let attr = body_attribute(body, name)?;
+            Src::Body(body, attrs) => {
+                let attr = src_attribute(body, attrs, name)?;
                 let (v, diags) = attr.expr.value(self.config);
                 self.report(diags);
                 Some((v, Some(attr.expr.range())))
@@ -335,13 +362,13 @@ impl<'a> Decoder<'a> {
         match src {
             Src::Empty => Items::Known(Vec::new()),
             Src::Value(v) => value_items(v, type_name, None),
-            Src::Body(body) => {
+            Src::Body(body, attrs) => {
                 if attributes_as_blocks {
-                    if let Some(attr) = body_attribute(body, type_name) {
+                    if let Some(attr) = src_attribute(body, attrs, type_name) {
                         let (v, diags) = attr.expr.value(self.config);
                         self.report(diags);
                         let holder = Value::Object(BTreeMap::from([(type_name.to_string(), v)]));
-                        return value_items(&holder, type_name, Some(attr.range));
+                        return value_items(&holder, type_name, Some(attr.range.clone()));
                     }
                 }
                 let label_names: Vec<String> = (0..labels).map(|i| format!("label{i}")).collect();
@@ -364,7 +391,7 @@ impl<'a> Decoder<'a> {
                         return Items::Unknown;
                     }
                     items.push(Item {
-                        src: Src::Body(body),
+                        src: Src::body(body),
                         labels,
                         range: Some(def_range),
                     });
@@ -396,7 +423,7 @@ impl<'a> Decoder<'a> {
             return Value::Null(Type::Dynamic);
         };
         let attrs: BTreeMap<String, (Value, Option<Range>)> = match &item.src {
-            Src::Body(body) => {
+            Src::Body(body, _) => {
                 let (attrs, diags) = body.just_attributes();
                 self.report(diags);
                 attrs

@@ -203,6 +203,7 @@ pub fn instances(dir: &Path, file: &str) -> Vec<Instance> {
                 region: region.clone(),
                 default_tags: default_tags.clone(),
                 unknown_expansion,
+                args: None,
             });
         }
     }
