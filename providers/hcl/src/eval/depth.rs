@@ -1,5 +1,5 @@
 //! Guarding the evaluator's recursion: the nesting depth of a syntax tree is measured
-//! without recursion, and deep trees are evaluated on a helper thread with a large stack,
+//! (recursing at most to the limit it checks), and deep trees are evaluated on a helper thread with a large stack,
 //! so that no input overflows the caller's stack (whatever its size).
 
 use hcl_edit::expr::{Expression, ObjectKey, TraversalOperator};
@@ -18,56 +18,53 @@ pub(crate) enum Node<'a> {
 }
 
 /// Whether the tree below `root` is more than `limit` levels deep (each expression,
-/// template, block body and full splat counting one level).
+/// template, block body and full splat counting one level). It recurses, but never more
+/// than `limit` levels (it stops there), so it is safe on any stack; and it allocates
+/// nothing, as it runs before every evaluation.
 pub(crate) fn exceeds(root: Node<'_>, limit: usize) -> bool {
-    let mut stack = vec![(root, 1usize)];
-    while let Some((node, depth)) = stack.pop() {
-        if depth > limit {
-            return true;
-        }
-        let next = depth + 1;
-        match node {
-            Node::Expr(e) => push_expr_children(e, next, &mut stack),
-            Node::Template(t) => push_template_children(t, next, &mut stack),
-            Node::Body(b) => {
-                for s in b.iter() {
-                    match s {
-                        Structure::Attribute(a) => stack.push((Node::Expr(&a.value), next)),
-                        Structure::Block(bl) => stack.push((Node::Body(&bl.body), next)),
-                    }
-                }
-            }
-        }
-    }
-    false
+    deeper(root, 1, limit)
 }
 
-fn push_expr_children<'a>(e: &'a Expression, d: usize, stack: &mut Vec<(Node<'a>, usize)>) {
-    let mut push = |x: &'a Expression, depth: usize| stack.push((Node::Expr(x), depth));
+fn deeper(node: Node<'_>, depth: usize, limit: usize) -> bool {
+    if depth > limit {
+        return true;
+    }
+    let next = depth + 1;
+    let mut visit = |n: Node<'_>, d: usize| deeper(n, d, limit);
+    match node {
+        Node::Expr(e) => expr_children(e, next, &mut visit),
+        Node::Template(t) => template_children(t, next, &mut visit),
+        Node::Body(b) => b.iter().any(|s| match s {
+            Structure::Attribute(a) => visit(Node::Expr(&a.value), next),
+            Structure::Block(bl) => visit(Node::Body(&bl.body), next),
+        }),
+    }
+}
+
+/// Visits the children of `e` at depth `d` until `visit` says true.
+fn expr_children<'a>(
+    e: &'a Expression,
+    d: usize,
+    visit: &mut impl FnMut(Node<'a>, usize) -> bool,
+) -> bool {
+    let mut expr = |x: &'a Expression, depth: usize| visit(Node::Expr(x), depth);
     match e {
         Expression::Null(_)
         | Expression::Bool(_)
         | Expression::Number(_)
         | Expression::String(_)
-        | Expression::Variable(_) => {}
-        Expression::Array(a) => a.iter().for_each(|x| push(x, d)),
-        Expression::Object(o) => {
-            for (k, v) in o.iter() {
-                if let ObjectKey::Expression(k) = k {
-                    push(k, d);
-                }
-                push(v.expr(), d);
-            }
-        }
-        Expression::StringTemplate(t) => stack.push((Node::Template(t), d)),
-        Expression::HeredocTemplate(h) => stack.push((Node::Template(&h.template), d)),
-        Expression::Parenthesis(p) => push(p.inner(), d),
+        | Expression::Variable(_) => false,
+        Expression::Array(a) => a.iter().any(|x| expr(x, d)),
+        Expression::Object(o) => o
+            .iter()
+            .any(|(k, v)| matches!(k, ObjectKey::Expression(k) if expr(k, d)) || expr(v.expr(), d)),
+        Expression::StringTemplate(t) => visit(Node::Template(t), d),
+        Expression::HeredocTemplate(h) => visit(Node::Template(&h.template), d),
+        Expression::Parenthesis(p) => expr(p.inner(), d),
         Expression::Conditional(c) => {
-            push(&c.cond_expr, d);
-            push(&c.true_expr, d);
-            push(&c.false_expr, d);
+            expr(&c.cond_expr, d) || expr(&c.true_expr, d) || expr(&c.false_expr, d)
         }
-        Expression::FuncCall(f) => f.args.iter().for_each(|x| push(x, d)),
+        Expression::FuncCall(f) => f.args.iter().any(|x| expr(x, d)),
         Expression::Traversal(t) => {
             let splats = t
                 .operators
@@ -75,51 +72,46 @@ fn push_expr_children<'a>(e: &'a Expression, d: usize, stack: &mut Vec<(Node<'a>
                 .filter(|op| matches!(op.value(), TraversalOperator::FullSplat(_)))
                 .count();
             let d = d + splats;
-            push(&t.expr, d);
-            for op in &t.operators {
-                if let TraversalOperator::Index(x) = op.value() {
-                    push(x, d);
-                }
-            }
+            expr(&t.expr, d)
+                || t.operators.iter().any(|op| match op.value() {
+                    TraversalOperator::Index(x) => expr(x, d),
+                    _ => false,
+                })
         }
-        Expression::UnaryOp(u) => push(&u.expr, d),
-        Expression::BinaryOp(b) => {
-            push(&b.lhs_expr, d);
-            push(&b.rhs_expr, d);
-        }
+        Expression::UnaryOp(u) => expr(&u.expr, d),
+        Expression::BinaryOp(b) => expr(&b.lhs_expr, d) || expr(&b.rhs_expr, d),
         Expression::ForExpr(f) => {
-            push(&f.intro.collection_expr, d);
-            if let Some(k) = &f.key_expr {
-                push(k, d);
-            }
-            push(&f.value_expr, d);
-            if let Some(c) = &f.cond {
-                push(&c.expr, d);
-            }
+            expr(&f.intro.collection_expr, d)
+                || f.key_expr.as_ref().is_some_and(|k| expr(k, d))
+                || expr(&f.value_expr, d)
+                || f.cond.as_ref().is_some_and(|c| expr(&c.expr, d))
         }
     }
 }
 
-fn push_template_children<'a>(t: &'a Template, d: usize, stack: &mut Vec<(Node<'a>, usize)>) {
-    for element in t.iter() {
-        match element {
-            Element::Literal(_) => {}
-            Element::Interpolation(i) => stack.push((Node::Expr(&i.expr), d)),
-            Element::Directive(dir) => match dir.as_ref() {
-                Directive::If(i) => {
-                    stack.push((Node::Expr(&i.if_expr.cond_expr), d));
-                    stack.push((Node::Template(&i.if_expr.template), d));
-                    if let Some(e) = &i.else_expr {
-                        stack.push((Node::Template(&e.template), d));
-                    }
-                }
-                Directive::For(f) => {
-                    stack.push((Node::Expr(&f.for_expr.collection_expr), d));
-                    stack.push((Node::Template(&f.for_expr.template), d));
-                }
-            },
-        }
-    }
+/// Visits the children of `t` at depth `d` until `visit` says true.
+fn template_children<'a>(
+    t: &'a Template,
+    d: usize,
+    visit: &mut impl FnMut(Node<'a>, usize) -> bool,
+) -> bool {
+    t.iter().any(|element| match element {
+        Element::Literal(_) => false,
+        Element::Interpolation(i) => visit(Node::Expr(&i.expr), d),
+        Element::Directive(dir) => match dir.as_ref() {
+            Directive::If(i) => {
+                visit(Node::Expr(&i.if_expr.cond_expr), d)
+                    || visit(Node::Template(&i.if_expr.template), d)
+                    || i.else_expr
+                        .as_ref()
+                        .is_some_and(|e| visit(Node::Template(&e.template), d))
+            }
+            Directive::For(f) => {
+                visit(Node::Expr(&f.for_expr.collection_expr), d)
+                    || visit(Node::Template(&f.for_expr.template), d)
+            }
+        },
+    })
 }
 
 /// Runs `f` on a helper thread with a large stack when `deep`, else (or when no thread can
