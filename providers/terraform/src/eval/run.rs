@@ -252,11 +252,20 @@ impl Run<'_> {
         if with_vars {
             vars.insert("var".into(), Value::Object(inst.vars.clone()));
         }
+        self.module_globals(&config.path_module, &mut vars);
+        let ctx = self.base.child(vars);
+        inst.shared.borrow_mut()[slot] = Some((inst.vars_version, ctx.clone()));
+        ctx
+    }
+
+    /// `ephemeral` (unknown), `path` and `terraform` of a module instance whose
+    /// `path.module` is `path_module`.
+    fn module_globals(&self, path_module: &str, vars: &mut BTreeMap<String, Value>) {
         vars.insert("ephemeral".into(), Value::dynamic());
         vars.insert(
             "path".into(),
             Value::object_from([
-                ("module", Value::string(config.path_module.clone())),
+                ("module", Value::string(path_module.to_string())),
                 ("root", Value::string(".")),
                 ("cwd", Value::string(self.cwd.clone())),
             ]),
@@ -268,9 +277,6 @@ impl Run<'_> {
                 ("applying", Value::Bool(false)),
             ]),
         );
-        let ctx = self.base.child(vars);
-        inst.shared.borrow_mut()[slot] = Some((inst.vars_version, ctx.clone()));
-        ctx
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -287,7 +293,6 @@ impl Run<'_> {
         let config = &self.tree.configs[self.insts[i].config];
         vars.insert("local".into(), Value::Object(locals));
         vars.insert("module".into(), Value::Object(modules));
-        vars.insert("ephemeral".into(), Value::dynamic());
         vars.insert(
             "data".into(),
             Value::Object(
@@ -299,21 +304,7 @@ impl Run<'_> {
         for (t, m) in resources {
             vars.insert(t, Value::Object(m));
         }
-        vars.insert(
-            "path".into(),
-            Value::object_from([
-                ("module", Value::string(config.path_module.clone())),
-                ("root", Value::string(".")),
-                ("cwd", Value::string(self.cwd.clone())),
-            ]),
-        );
-        vars.insert(
-            "terraform".into(),
-            Value::object_from([
-                ("workspace", Value::string("default")),
-                ("applying", Value::Bool(false)),
-            ]),
-        );
+        self.module_globals(&config.path_module, &mut vars);
         for (k, v) in iteration {
             vars.insert(k.clone(), v.clone());
         }
