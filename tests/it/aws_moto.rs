@@ -748,7 +748,10 @@ fn iam_users_and_account_settings() {
          Rule \"Keys unused\"\n    On aws:iam:user\n    Assert every access_keys ( last_used ( last_used_date is null ) )\n\
          Group \"Account\"\n  \
          Rule \"Passwords are long\"\n    On aws:iam:account\n    Assert password_policy ( minimum_password_length >= 14 and password_reuse_prevention >= 24 )\n  \
-         Rule \"Root has MFA\"\n    On aws:iam:account\n    Assert summary ( account_mfa_enabled == 1 )\n",
+         Rule \"Root has MFA\"\n    On aws:iam:account\n    Assert summary ( account_mfa_enabled == 1 )\n\
+         Group \"Policies\"\n  \
+         Rule \"No attached policy allows everything\"\n    On aws:iam:policy\n    With attachment_count > 0\n    Assert no document ( Statement ( Effect == \"Allow\" and Action == \"*\" and Resource == \"*\" ) )\n  \
+         Rule \"Users hold no admin policy\"\n    On aws:iam:user\n    Assert no attached_policies ( > policy ( document ( Statement ( Action == \"*\" ) ) ) )\n",
     )
     .expect("spec written");
     let inventory = dir.path().join("inventory.json");
@@ -783,6 +786,23 @@ fn iam_users_and_account_settings() {
     assert_eq!(status_of(&rules, "Passwords are long"), "pass");
     // moto 5.1 always reports AccountMFAEnabled 0.
     assert_eq!(status_of(&rules, "Root has MFA"), "fail");
+    let admin = seeded["iam"]["admin_policy"].as_str().unwrap_or_default();
+    let policies = resource_statuses(&report, "No attached policy allows everything");
+    assert_eq!(status_of(&policies, admin), "fail");
+    let holders = resource_statuses(&report, "Users hold no admin policy");
+    assert_eq!(status_of(&holders, &arn("carol")), "fail");
+    assert_eq!(status_of(&holders, &arn("alice")), "pass");
+    assert_eq!(
+        calls(&log, "ListPolicies"),
+        2,
+        "local, and AWS's attached ones\n{log}"
+    );
+    assert_eq!(
+        calls(&log, "GetPolicyVersion"),
+        calls(&log, "GetPolicy"),
+        "{log}"
+    );
+    assert_eq!(calls(&log, "ListEntitiesForPolicy"), 0, "{log}");
     // Global: one listing for two regions; one call per user and member read.
     assert_eq!(calls(&log, "ListUsers"), 1, "{log}");
     assert_eq!(calls(&log, "ListAccessKeys"), 3, "{log}");

@@ -66,6 +66,7 @@ const BUCKET: &str = "aws:s3:bucket";
 const ACCOUNT: &str = "aws:s3:account";
 const IAM_USER: &str = "aws:iam:user";
 const IAM_ACCOUNT: &str = "aws:iam:account";
+const IAM_POLICY: &str = "aws:iam:policy";
 
 /// Every AWS resource type with its members: the schema of each row of
 /// [`crate::types::TYPES`].
@@ -1210,7 +1211,11 @@ pub(crate) fn iam_user() -> ResourceSchema {
             .doc("GetLoginProfile: the console password; null when the user has none"),
             list_of(
                 "attached_policies",
-                vec![string("policy_name"), string("policy_arn")],
+                vec![
+                    string("policy_name"),
+                    string("policy_arn"),
+                    assoc("policy", IAM_POLICY).doc("The policy (from policy_arn)"),
+                ],
             )
             .doc("ListAttachedUserPolicies: managed policies attached to the user itself"),
             strings("policy_names")
@@ -1221,6 +1226,43 @@ pub(crate) fn iam_user() -> ResourceSchema {
             )
             .doc("ListGroupsForUser"),
             tags("tags").doc("ListUserTags as a key-value map"),
+        ],
+    )
+}
+
+pub(crate) fn iam_policy() -> ResourceSchema {
+    resource(
+        IAM_POLICY,
+        "A managed IAM policy: the account's own (ListPolicies scope Local) and AWS's that are \
+         attached to something (scope AWS, only attached); id = the policy's ARN",
+        vec![
+            string("policy_name"),
+            string("policy_id"),
+            string("arn")
+                .doc("Also the resource id; AWS's own policies are arn:aws:iam::aws:policy/..."),
+            string("path"),
+            string("default_version_id"),
+            integer("attachment_count"),
+            boolean("is_attachable"),
+            string("create_date"),
+            string("update_date"),
+            any("document").doc(
+                "GetPolicyVersion of the default version: the policy document parsed from JSON, \
+                 its own keys kept (Statement ( Effect, Action, Resource ))",
+            ),
+            object(
+                "entities",
+                vec![
+                    list_of("policy_users", vec![string("user_name"), string("user_id")]),
+                    list_of(
+                        "policy_groups",
+                        vec![string("group_name"), string("group_id")],
+                    ),
+                    list_of("policy_roles", vec![string("role_name"), string("role_id")]),
+                ],
+            )
+            .doc("ListEntitiesForPolicy: what it is attached to"),
+            tags("tags").doc("ListPolicyTags as a key-value map"),
         ],
     )
 }

@@ -41,6 +41,9 @@ const fn call(operation: &'static str, action: &'static str) -> Call {
 /// DescribeRegions: the `aws:ec2:region` listing, and `--all-regions` for any regional type.
 pub const DESCRIBE_REGIONS: Call = call("DescribeRegions", "ec2:DescribeRegions");
 
+/// GetPolicyVersion: a policy's default version, part of its `document`.
+pub const GET_POLICY_VERSION: Call = call("GetPolicyVersion", "iam:GetPolicyVersion");
+
 /// GetAccessKeyLastUsed: one call per access key, part of a user's `access_keys`.
 pub const GET_ACCESS_KEY_LAST_USED: Call = call("GetAccessKeyLastUsed", "iam:GetAccessKeyLastUsed");
 
@@ -496,6 +499,16 @@ pub const TYPES: &[AwsType] = &[
         #[cfg(feature = "collect")]
         fetch: |t| Box::pin(iam::users(t)),
     },
+    // Customer-managed policies, and the AWS-managed ones attached to something.
+    AwsType {
+        name: "aws:iam:policy",
+        regional: false,
+        calls: &[call("ListPolicies", "iam:ListPolicies")],
+        schema: schema::iam_policy,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(iam::policies(t)),
+    },
     // The account's IAM settings (members), for the account STS names.
     AwsType {
         name: "aws:iam:account",
@@ -579,6 +592,30 @@ pub const MEMBERS: &[AwsMember] = &[
         also: &[],
         #[cfg(feature = "collect")]
         fetch: Iam(iam::user_tags),
+    },
+    AwsMember {
+        type_name: "aws:iam:policy",
+        member: "document",
+        call: call("GetPolicy", "iam:GetPolicy"),
+        also: &[GET_POLICY_VERSION],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::policy_document),
+    },
+    AwsMember {
+        type_name: "aws:iam:policy",
+        member: "tags",
+        call: call("ListPolicyTags", "iam:ListPolicyTags"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::policy_tags),
+    },
+    AwsMember {
+        type_name: "aws:iam:policy",
+        member: "entities",
+        call: call("ListEntitiesForPolicy", "iam:ListEntitiesForPolicy"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::entities),
     },
     AwsMember {
         type_name: "aws:iam:account",

@@ -11,11 +11,11 @@ use cloudspec_model::from_json::JsonResource;
 use serde_json::{json, Map, Value as Json};
 
 use super::client;
-use super::convert::{list, ts};
+use super::convert::{document, list, ts};
 use super::ctx::api_error;
 use super::fetch::{each_page, per_resource, BoxFuture, Fetched, On, PerResource, Task};
 use crate::schema::SUMMARY_KEYS;
-use crate::types::GET_ACCESS_KEY_LAST_USED;
+use crate::types::{GET_ACCESS_KEY_LAST_USED, GET_POLICY_VERSION};
 
 /// `aws:iam:user`: every page of ListUsers, then the per-user members the plan needs.
 pub(crate) async fn users(t: &Task) -> Fetched {
@@ -160,7 +160,11 @@ pub(crate) fn attached_policies<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Resu
 }
 
 fn attached_policy(p: &iam::AttachedPolicy) -> Json {
-    json!({"policy_name": p.policy_name(), "policy_arn": p.policy_arn()})
+    json!({
+        "policy_name": p.policy_name(),
+        "policy_arn": p.policy_arn(),
+        "policy": p.policy_arn().map(|arn| json!({"$ref": format!("aws:iam:policy/{arn}")})),
+    })
 }
 
 /// ListUserPolicies: the names of the user's inline policies.
@@ -301,5 +305,116 @@ fn policy(p: &iam::PasswordPolicy) -> Json {
         "max_password_age": p.max_password_age(),
         "password_reuse_prevention": p.password_reuse_prevention(),
         "hard_expiry": p.hard_expiry(),
+    })
+}
+
+/// `aws:iam:policy`: the account's own managed policies (ListPolicies, scope `Local`) and
+/// the AWS-managed ones attached to something (scope `AWS`, only attached), then the
+/// per-policy members the plan needs (its default version's document, its attachments).
+pub(crate) async fn policies(t: &Task) -> Fetched {
+    let [listing] = t.ty.calls else {
+        return Err(format!("{}: expected one call", t.ty.name));
+    };
+    let client = client::iam(&t.config, &t.region, &t.ctx.attempts);
+    let mut found = Vec::new();
+    for (scope, only_attached) in [
+        (iam::PolicyScopeType::Local, false),
+        (iam::PolicyScopeType::Aws, true),
+    ] {
+        let pages = client
+            .list_policies()
+            .scope(scope)
+            .only_attached(only_attached)
+            .max_items(1000)
+            .into_paginator()
+            .send();
+        each_page(&t.ctx, None, listing, pages, |page| {
+            for p in page.policies() {
+                let Some(arn) = p.arn() else { continue };
+                let props = json!({
+                    "policy_name": p.policy_name(),
+                    "policy_id": p.policy_id(),
+                    "arn": arn,
+                    "path": p.path(),
+                    "default_version_id": p.default_version_id(),
+                    "attachment_count": p.attachment_count(),
+                    "is_attachable": p.is_attachable(),
+                    "create_date": ts(p.create_date()),
+                    "update_date": ts(p.update_date()),
+                });
+                if let Json::Object(properties) = props {
+                    found.push(JsonResource {
+                        type_name: t.ty.name.to_string(),
+                        id: arn.to_string(),
+                        region: None,
+                        account: account_of(arn).filter(|a| a != "aws"),
+                        properties,
+                    });
+                }
+            }
+        })
+        .await?;
+    }
+    let errors = per_resource(t, &mut found, &client, None, |f| match f {
+        PerResource::Iam(fetch) => Some(fetch),
+        _ => None,
+    })
+    .await;
+    Ok((found, errors))
+}
+
+/// GetPolicy then GetPolicyVersion of its default version: the document, parsed.
+pub(crate) fn policy_document<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let policy = o
+            .ctx
+            .request(
+                o.region,
+                o.call,
+                o.client.get_policy().policy_arn(o.id).send(),
+            )
+            .await?;
+        let Some(version) = policy.policy().and_then(|p| p.default_version_id()) else {
+            return Ok(Json::Null);
+        };
+        let out = o
+            .ctx
+            .request(
+                o.region,
+                &GET_POLICY_VERSION,
+                o.client
+                    .get_policy_version()
+                    .policy_arn(o.id)
+                    .version_id(version)
+                    .send(),
+            )
+            .await?;
+        Ok(document(out.policy_version().and_then(|v| v.document())))
+    })
+}
+
+/// ListEntitiesForPolicy: the users, groups and roles it is attached to (names and ids).
+pub(crate) fn entities<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_entities_for_policy().policy_arn(o.id);
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(json!({
+            "policy_users": list(out.policy_users(), |u| json!({"user_name": u.user_name(), "user_id": u.user_id()})),
+            "policy_groups": list(out.policy_groups(), |g| json!({"group_name": g.group_name(), "group_id": g.group_id()})),
+            "policy_roles": list(out.policy_roles(), |r| json!({"role_name": r.role_name(), "role_id": r.role_id()})),
+        }))
+    })
+}
+
+/// ListPolicyTags as a key-value object.
+pub(crate) fn policy_tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_policy_tags().policy_arn(o.id);
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        let mut tags = Map::new();
+        for tag in out.tags() {
+            tags.insert(tag.key().to_string(), json!(tag.value()));
+        }
+        Ok(Json::Object(tags))
     })
 }

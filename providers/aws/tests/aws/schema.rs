@@ -107,6 +107,7 @@ fn declares_every_type_of_the_contract() {
             "aws:ec2:vpc",
             "aws:ec2:vpc_endpoint",
             "aws:iam:account",
+            "aws:iam:policy",
             "aws:iam:user",
             "aws:s3:account",
             "aws:s3:bucket",
@@ -249,6 +250,13 @@ fn associations_keep_their_raw_id_or_are_documented_reverse_links() {
             _ => format!("{}_id", m.name),
         };
         let reverse = m.doc.starts_with("Reverse link");
+        // IAM names other resources by ARN (`policy_arn` -> `> policy`).
+        let arn = format!("{}_arn", m.name);
+        let raw = if siblings.iter().any(|s| s.name == arn) {
+            arn
+        } else {
+            raw
+        };
         match siblings.iter().find(|s| s.name == raw) {
             Some(raw_member) => {
                 assert!(
