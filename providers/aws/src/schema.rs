@@ -1155,6 +1155,7 @@ pub(crate) fn account() -> ResourceSchema {
 pub(crate) const SUMMARY_KEYS: &[(&str, &str)] = &[
     ("AccountAccessKeysPresent", "account_access_keys_present"),
     ("AccountMFAEnabled", "account_mfa_enabled"),
+    ("AccountPasswordPresent", "account_password_present"),
     (
         "AccountSigningCertificatesPresent",
         "account_signing_certificates_present",
