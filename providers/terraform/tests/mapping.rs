@@ -337,6 +337,57 @@ fn a_users_mapping_file_replaces_the_shipped_one() {
     assert_eq!(mappings.target("aws_subnet"), Some("aws:ec2:subnet"));
 }
 
+/// `extends`: a file starts from another mapping (its type, locals, properties and blocks),
+/// replaces the properties it names and adds its own blocks; a user's file over the base
+/// changes what extends it; an unknown base or a cycle is an error at `extends`.
+#[test]
+fn a_mapping_extends_another() {
+    let mappings = Mappings::shipped().unwrap_or_else(|f| panic!("{f}"));
+    let (sg, default) = (
+        mappings.get("aws_security_group"),
+        mappings.get("aws_default_security_group"),
+    );
+    assert_eq!(sg.map(|m| m.members()), default.map(|m| m.members()));
+    assert_eq!(
+        mappings.target("aws_default_security_group"),
+        Some("aws:ec2:security_group")
+    );
+
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write(
+        "aws_security_group.hcl",
+        "type = \"aws:ec2:security_group\"\nobject {\n  attr \"description\" {\n    type = string\n  }\n}\n",
+    );
+    let mut mine = Mappings::shipped().unwrap_or_else(|f| panic!("{f}"));
+    mine.add_dir(dir.path()).unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(
+        mine.get("aws_default_security_group").map(|m| m.members()),
+        Some(vec!["description", "group_name"])
+    );
+
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write("aws_a.hcl", "extends = \"aws_b\"\n");
+    write("aws_b.hcl", "extends = \"aws_a\"\n");
+    write("aws_c.hcl", "extends = \"aws_nothing\"\n");
+    let mut bad = Mappings::shipped().unwrap_or_else(|f| panic!("{f}"));
+    let err = bad.add_dir(dir.path()).map(|_| ()).unwrap_err();
+    let shown = err
+        .to_string()
+        .replace(&dir.path().display().to_string(), "DIR");
+    assert_eq!(
+        shown,
+        "DIR/aws_a.hcl:1:11: error: Mappings extend each other; aws_a extends itself through aws_a -> aws_b -> aws_a.\n\
+         DIR/aws_b.hcl:1:11: error: Mappings extend each other; aws_b extends itself through aws_b -> aws_a -> aws_b.\n\
+         DIR/aws_c.hcl:1:11: error: Unknown mapping to extend; aws_c extends aws_nothing, which no mapping file maps (a file named aws_nothing.hcl among the shipped ones or those of --terraform-mappings)."
+    );
+}
+
 /// The worked example of `docs/terraform.md` ("Mapping a new type") is the `user_mapping`
 /// case's mapping files, word for word.
 #[test]

@@ -37,6 +37,8 @@ pub struct Mapping {
     pub(crate) after_merge: Vec<(String, Expr)>,
     pub(crate) reverse: Vec<Reverse>,
     pub(crate) replaces: Vec<Replace>,
+    /// `extends = "TYPE"`: the mapping this one starts from, and where it says so.
+    pub(crate) extends: Option<(String, Range)>,
 }
 
 /// A `replaces "LABEL" { target = ... }` block: the resource stands for the `single`
@@ -219,7 +221,10 @@ enum Nested {
 impl Loader {
     fn file(&mut self, tf_type: &str, file: &str, body: &Body) -> Mapping {
         let schema = BodySchema {
-            attributes: vec![AttributeSchema::new("type", false)],
+            attributes: vec![
+                AttributeSchema::new("type", false),
+                AttributeSchema::new("extends", false),
+            ],
             blocks: vec![
                 header("locals", &[]),
                 header("object", &[]),
@@ -246,7 +251,15 @@ impl Loader {
             after_merge: Vec::new(),
             reverse: Vec::new(),
             replaces: Vec::new(),
+            extends: None,
         };
+        if let Some(name) = self.string(&content, "extends") {
+            let range = content
+                .attributes
+                .get("extends")
+                .map_or_else(|| body.missing_item_range(), |a| a.expr.range());
+            mapping.extends = Some((name, range));
+        }
         let mut objects = Vec::new();
         for block in &content.blocks {
             match block.type_name.as_str() {
@@ -291,8 +304,15 @@ impl Loader {
                 _ => {}
             }
         }
-        mapping.properties = self.root_object(&objects, body, false);
-        if mapping.target.is_none() && !content.attributes.contains_key("type") {
+        // A mapping that extends another may leave its object out (it changes none of the
+        // properties it inherits).
+        if !(objects.is_empty() && mapping.extends.is_some()) {
+            mapping.properties = self.root_object(&objects, body, false);
+        }
+        if mapping.target.is_none()
+            && mapping.extends.is_none()
+            && !content.attributes.contains_key("type")
+        {
             let lone = mapping
                 .groups
                 .first()
@@ -1029,6 +1049,32 @@ fn type_expr(expr: &Expr, depth: usize) -> Result<Type, String> {
             "Keyword {other:?} is not a valid type constructor."
         )),
     }
+}
+
+/// `own` on top of the mapping it extends (`base`, already resolved): the base's locals,
+/// properties and blocks, then `own`'s (a local or property of the same name replaces the
+/// base's; `contribute`, `derive`, `group`, `after_merge`, `reverse` and `replaces` blocks
+/// add to the base's); the base's type unless `own` names one.
+pub(crate) fn extend(base: &Mapping, own: &Mapping) -> Mapping {
+    let mut out = base.clone();
+    out.tf_type = own.tf_type.clone();
+    out.file = own.file.clone();
+    out.extends = own.extends.clone();
+    if own.target.is_some() {
+        out.target = own.target.clone();
+    }
+    if let (Value::Object(locals), Value::Object(own_locals)) = (&mut out.locals, &own.locals) {
+        locals.extend(own_locals.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    out.properties
+        .extend(own.properties.iter().map(|(k, v)| (k.clone(), v.clone())));
+    out.contributions.extend(own.contributions.iter().cloned());
+    out.derived.extend(own.derived.iter().cloned());
+    out.groups.extend(own.groups.iter().cloned());
+    out.after_merge.extend(own.after_merge.iter().cloned());
+    out.reverse.extend(own.reverse.iter().cloned());
+    out.replaces.extend(own.replaces.iter().cloned());
+    out
 }
 
 #[cfg(test)]

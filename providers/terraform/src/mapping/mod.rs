@@ -80,6 +80,9 @@ const SHIPPED: &[(&str, &str)] = &[
 /// Every mapping known to a run, by Terraform type.
 #[derive(Clone, Debug, Default)]
 pub struct Mappings {
+    /// Each file as written.
+    own: BTreeMap<String, Mapping>,
+    /// Each file on top of the one it `extends` (the mappings a run uses).
     by_type: BTreeMap<String, Mapping>,
 }
 
@@ -90,10 +93,11 @@ impl Mappings {
         let mut failures = Vec::new();
         for (tf_type, text) in SHIPPED {
             let file = format!("mappings/{tf_type}.hcl");
-            if let Err(f) = m.add(tf_type, &file, text) {
+            if let Err(f) = m.add_one(tf_type, &file, text) {
                 failures.extend(f.diagnostics);
             }
         }
+        failures.extend(m.resolve());
         if failures.is_empty() {
             Ok(m)
         } else {
@@ -133,10 +137,11 @@ impl Mappings {
                     continue;
                 }
             };
-            if let Err(f) = self.add(tf_type, &name, &text) {
+            if let Err(f) = self.add_one(tf_type, &name, &text) {
                 failures.extend(f.diagnostics);
             }
         }
+        failures.extend(self.resolve());
         if failures.is_empty() {
             Ok(())
         } else {
@@ -149,9 +154,75 @@ impl Mappings {
     /// Adds (or replaces) the mapping of `tf_type` read from `text` (named `file` in
     /// messages).
     pub fn add(&mut self, tf_type: &str, file: &str, text: &str) -> Result<(), Failure> {
+        self.add_one(tf_type, file, text)?;
+        let diagnostics = self.resolve();
+        if diagnostics.is_empty() {
+            Ok(())
+        } else {
+            Err(Failure { diagnostics })
+        }
+    }
+
+    /// Adds (or replaces) one file as written, without resolving `extends`.
+    fn add_one(&mut self, tf_type: &str, file: &str, text: &str) -> Result<(), Failure> {
         let mapping = load::load(tf_type, file, text)?;
-        self.by_type.insert(tf_type.to_string(), mapping);
+        self.own.insert(tf_type.to_string(), mapping);
         Ok(())
+    }
+
+    /// Builds every mapping on top of the one it `extends` (a chain at any depth, so a
+    /// file added later over the base changes what extends it); a base that is not known,
+    /// or a cycle, is an error at the `extends` attribute.
+    fn resolve(&mut self) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
+        let mut resolved = BTreeMap::new();
+        for tf_type in self.own.keys() {
+            let mut chain = vec![tf_type.as_str()];
+            let mut current = &self.own[tf_type];
+            let mut broken = false;
+            while let Some((base, range)) = &current.extends {
+                let Some(next) = self.own.get(base) else {
+                    diagnostics.push(Diagnostic::error(
+                        "Unknown mapping to extend",
+                        format!(
+                            "{} extends {base}, which no mapping file maps (a file named \
+                             {base}.hcl among the shipped ones or those of --terraform-mappings).",
+                            current.tf_type
+                        ),
+                        Some(range.clone()),
+                    ));
+                    broken = true;
+                    break;
+                };
+                if chain.contains(&base.as_str()) {
+                    // Reported at this file's own `extends`, once per file of the cycle.
+                    let own = self.own[tf_type].extends.as_ref().map(|(_, r)| r.clone());
+                    diagnostics.push(Diagnostic::error(
+                        "Mappings extend each other",
+                        format!(
+                            "{tf_type} extends itself through {} -> {base}.",
+                            chain.join(" -> ")
+                        ),
+                        own.or_else(|| Some(range.clone())),
+                    ));
+                    broken = true;
+                    break;
+                }
+                chain.push(base.as_str());
+                current = next;
+            }
+            if broken {
+                continue;
+            }
+            // From the root of the chain down to this file.
+            let mut mapping = self.own[*chain.last().unwrap_or(&tf_type.as_str())].clone();
+            for name in chain.iter().rev().skip(1) {
+                mapping = load::extend(&mapping, &self.own[*name]);
+            }
+            resolved.insert(tf_type.clone(), mapping);
+        }
+        self.by_type = resolved;
+        diagnostics
     }
 
     /// The cloudspec type a Terraform type maps to.
