@@ -8,10 +8,11 @@ use aws_sdk_iam::error::ProvideErrorMetadata;
 use aws_sdk_iam::types as iam;
 use aws_sdk_iam::Client;
 use cloudspec_model::from_json::JsonResource;
+use cloudspec_model::CollectionError;
 use serde_json::{json, Map, Value as Json};
 
 use super::client;
-use super::convert::{document, list, ts};
+use super::convert::{document, list, tag_map, ts};
 use super::ctx::api_error;
 use super::fetch::{each_page, per_resource, BoxFuture, Fetched, On, PerResource, Task};
 use crate::schema::SUMMARY_KEYS;
@@ -52,12 +53,21 @@ pub(crate) async fn users(t: &Task) -> Fetched {
         },
     )
     .await?;
-    let errors = per_resource(t, &mut found, &client, None, |f| match f {
+    let errors = iam_members(t, &mut found, &client).await;
+    Ok((found, errors))
+}
+
+/// The IAM per-resource members the plan needs, added to `found` ([`per_resource`]).
+async fn iam_members(
+    t: &Task,
+    found: &mut [JsonResource],
+    client: &Client,
+) -> Vec<CollectionError> {
+    per_resource(t, found, client, None, |f| match f {
         PerResource::Iam(fetch) => Some(fetch),
         _ => None,
     })
-    .await;
-    Ok((found, errors))
+    .await
 }
 
 /// The account id of an ARN (`arn:aws:iam::123456789012:user/x`).
@@ -193,11 +203,9 @@ pub(crate) fn user_tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json,
     Box::pin(async move {
         let request = o.client.list_user_tags().user_name(user_name(o.id));
         let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        let mut tags = Map::new();
-        for tag in out.tags() {
-            tags.insert(tag.key().to_string(), json!(tag.value()));
-        }
-        Ok(Json::Object(tags))
+        Ok(tag_map(
+            out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),
+        ))
     })
 }
 
@@ -227,11 +235,7 @@ pub(crate) async fn account(t: &Task) -> Fetched {
         properties: props,
     }];
     let client = client::iam(&t.config, &t.region, &ctx.attempts);
-    let errors = per_resource(t, &mut found, &client, None, |f| match f {
-        PerResource::Iam(fetch) => Some(fetch),
-        _ => None,
-    })
-    .await;
+    let errors = iam_members(t, &mut found, &client).await;
     Ok((found, errors))
 }
 
@@ -355,11 +359,7 @@ pub(crate) async fn policies(t: &Task) -> Fetched {
         })
         .await?;
     }
-    let errors = per_resource(t, &mut found, &client, None, |f| match f {
-        PerResource::Iam(fetch) => Some(fetch),
-        _ => None,
-    })
-    .await;
+    let errors = iam_members(t, &mut found, &client).await;
     Ok((found, errors))
 }
 
@@ -411,10 +411,8 @@ pub(crate) fn policy_tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Jso
     Box::pin(async move {
         let request = o.client.list_policy_tags().policy_arn(o.id);
         let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        let mut tags = Map::new();
-        for tag in out.tags() {
-            tags.insert(tag.key().to_string(), json!(tag.value()));
-        }
-        Ok(Json::Object(tags))
+        Ok(tag_map(
+            out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),
+        ))
     })
 }
