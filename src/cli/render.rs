@@ -195,7 +195,9 @@ fn yaml(value: &serde_json::Value) -> String {
         serde_json::Value::Object(map) if !map.is_empty() => yaml_map(map, 0, &mut out),
         serde_json::Value::Array(items) if !items.is_empty() => yaml_list(items, 0, &mut out),
         other => {
-            out.push_str(&yaml_inline(other, 0));
+            // A literal block at the document's root is indented too: lines at column 0
+            // could read as directives (`%`) or document markers (`---`, `...`).
+            out.push_str(&yaml_inline(other, 2));
             out.push('\n');
         }
     }
@@ -439,6 +441,14 @@ mod tests {
         #[test]
         fn every_document_reads_back_as_itself(value in json_value()) {
             round_trip(&value);
+        }
+    }
+
+    /// Found by the property test: a multi-line string as the whole document.
+    #[test]
+    fn a_multi_line_string_document_reads_back() {
+        for s in ["\n\u{a1}", "$\nK<**s\u{b5}", "a\n---\nb", "a\n...\n%x"] {
+            round_trip(&json!(s));
         }
     }
 
