@@ -225,3 +225,47 @@ mod tests {
         assert!(!names_an_error_code(b"<html>Internal Server Error</html>"));
     }
 }
+
+/// A client constructor for a regional service, as [`iam`]: the region, the attempt
+/// counter and the classifier that does not retry unreadable answers.
+macro_rules! regional_client {
+    ($($(#[$doc:meta])* $name:ident => $sdk:ident;)*) => {$(
+        $(#[$doc])*
+        #[allow(dead_code)] // until every service's collector uses its client
+        pub(crate) fn $name(
+            config: &SdkConfig,
+            region: &str,
+            attempts: &Arc<AtomicU64>,
+        ) -> $sdk::Client {
+            let conf = $sdk::config::Builder::from(config)
+                .region(Region::new(region.to_string()))
+                .interceptor(CountAttempts(attempts.clone()))
+                .retry_classifier(UnreadableAnswers)
+                .build();
+            $sdk::Client::from_conf(conf)
+        }
+    )*};
+}
+
+regional_client! {
+    /// CloudTrail: trails, their status and event selectors.
+    cloudtrail => aws_sdk_cloudtrail;
+    /// AWS Config: recorders and delivery channels.
+    config => aws_sdk_config;
+    /// KMS: keys, rotation, key policies.
+    kms => aws_sdk_kms;
+    /// CloudWatch Logs: log groups and metric filters.
+    logs => aws_sdk_cloudwatchlogs;
+    /// CloudWatch: metric alarms.
+    cloudwatch => aws_sdk_cloudwatch;
+    /// SNS: topics and subscriptions.
+    sns => aws_sdk_sns;
+    /// RDS: DB instances.
+    rds => aws_sdk_rds;
+    /// EFS: file systems.
+    efs => aws_sdk_efs;
+    /// Security Hub: the hub of a region.
+    securityhub => aws_sdk_securityhub;
+    /// IAM Access Analyzer: analyzers of a region.
+    accessanalyzer => aws_sdk_accessanalyzer;
+}
