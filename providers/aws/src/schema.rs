@@ -67,6 +67,14 @@ const ACCOUNT: &str = "aws:s3:account";
 const IAM_USER: &str = "aws:iam:user";
 const IAM_ACCOUNT: &str = "aws:iam:account";
 const IAM_POLICY: &str = "aws:iam:policy";
+const IAM_ROLE: &str = "aws:iam:role";
+const IAM_GROUP: &str = "aws:iam:group";
+const IAM_SERVER_CERTIFICATE: &str = "aws:iam:server_certificate";
+const TRAIL: &str = "aws:cloudtrail:trail";
+const CONFIGURATION_RECORDER: &str = "aws:config:configuration_recorder";
+const DELIVERY_CHANNEL: &str = "aws:config:delivery_channel";
+const SECURITYHUB_HUB: &str = "aws:securityhub:hub";
+const ANALYZER: &str = "aws:accessanalyzer:analyzer";
 
 /// Every AWS resource type with its members: the schema of each row of
 /// [`crate::types::TYPES`].
@@ -1022,6 +1030,31 @@ pub(crate) fn region() -> ResourceSchema {
             string("opt_in_status").doc("\"opt-in-not-required\", \"opted-in\" or \"not-opted-in\""),
             boolean("ebs_encryption_by_default").doc("Whether new EBS volumes are encrypted by default"),
             string("ebs_default_kms_key_id").doc("KMS key used for default EBS encryption"),
+            reverse(
+                "trails",
+                TRAIL,
+                "CloudTrail trails that log this region: its own and every multi-region trail",
+            ),
+            reverse(
+                "configuration_recorders",
+                CONFIGURATION_RECORDER,
+                "AWS Config recorders of this region",
+            ),
+            reverse(
+                "delivery_channels",
+                DELIVERY_CHANNEL,
+                "AWS Config delivery channels of this region",
+            ),
+            reverse(
+                "hubs",
+                SECURITYHUB_HUB,
+                "Security Hub in this region: one hub when enabled, none when not",
+            ),
+            reverse(
+                "analyzers",
+                ANALYZER,
+                "IAM Access Analyzer analyzers of this region",
+            ),
         ],
     )
 }
@@ -1223,7 +1256,12 @@ pub(crate) fn iam_user() -> ResourceSchema {
                 .doc("ListUserPolicies: the names of the user's inline policies"),
             list_of(
                 "groups",
-                vec![string("group_name"), string("group_id"), string("arn")],
+                vec![
+                    string("group_name"),
+                    string("group_id"),
+                    string("arn"),
+                    assoc("group", IAM_GROUP).doc("The group (from arn)"),
+                ],
             )
             .doc("ListGroupsForUser"),
             tags("tags").doc("ListUserTags as a key-value map"),
@@ -1251,18 +1289,7 @@ pub(crate) fn iam_policy() -> ResourceSchema {
                 "GetPolicyVersion of the default version: the policy document parsed from JSON, \
                  its own keys kept (Statement ( Effect, Action, Resource ))",
             ),
-            object(
-                "entities",
-                vec![
-                    list_of("policy_users", vec![string("user_name"), string("user_id")]),
-                    list_of(
-                        "policy_groups",
-                        vec![string("group_name"), string("group_id")],
-                    ),
-                    list_of("policy_roles", vec![string("role_name"), string("role_id")]),
-                ],
-            )
-            .doc("ListEntitiesForPolicy: what it is attached to"),
+            entities("entities").doc("ListEntitiesForPolicy: what it is attached to"),
             tags("tags").doc("ListPolicyTags as a key-value map"),
         ],
     )
@@ -1312,6 +1339,278 @@ pub(crate) fn iam_account() -> ResourceSchema {
                 ],
             )
             .doc("ListVirtualMFADevices"),
+            entities("support_access").doc(
+                "ListEntitiesForPolicy of AWS's AWSSupportAccess policy: who may manage \
+                 incidents with AWS Support",
+            ),
+        ],
+    )
+}
+
+/// A ListEntitiesForPolicy answer: the users, groups and roles a policy is attached to.
+fn entities(name: &str) -> Member {
+    object(
+        name,
+        vec![
+            list_of("policy_users", vec![string("user_name"), string("user_id")]),
+            list_of(
+                "policy_groups",
+                vec![string("group_name"), string("group_id")],
+            ),
+            list_of("policy_roles", vec![string("role_name"), string("role_id")]),
+        ],
+    )
+}
+
+/// A role's or group's managed policies and inline policy names (per-resource calls).
+fn attached_and_inline(kind: &str) -> [Member; 2] {
+    [
+        list_of(
+            "attached_policies",
+            vec![
+                string("policy_name"),
+                string("policy_arn"),
+                assoc("policy", IAM_POLICY).doc("The policy (from policy_arn)"),
+            ],
+        )
+        .doc(&format!(
+            "ListAttached{kind}Policies: managed policies attached to it"
+        )),
+        strings("policy_names").doc(&format!(
+            "List{kind}Policies: the names of its inline policies"
+        )),
+    ]
+}
+
+pub(crate) fn iam_role() -> ResourceSchema {
+    let [attached, inline] = attached_and_inline("Role");
+    resource(
+        IAM_ROLE,
+        "An IAM role (ListRoles, with one member per per-role call, each made only when a \
+         rule reads it); id = the role's ARN",
+        vec![
+            string("role_name"),
+            string("role_id"),
+            string("arn").doc("Also the resource id"),
+            string("path"),
+            string("description"),
+            string("create_date"),
+            integer("max_session_duration"),
+            any("assume_role_policy_document")
+                .doc("The trust policy parsed from JSON (Statement ( Effect, Principal, Action ))"),
+            attached,
+            inline,
+            tags("tags").doc("ListRoleTags as a key-value map"),
+        ],
+    )
+}
+
+pub(crate) fn iam_group() -> ResourceSchema {
+    let [attached, inline] = attached_and_inline("Group");
+    resource(
+        IAM_GROUP,
+        "An IAM group (ListGroups, with one member per per-group call, each made only when a \
+         rule reads it); id = the group's ARN",
+        vec![
+            string("group_name"),
+            string("group_id"),
+            string("arn").doc("Also the resource id"),
+            string("path"),
+            string("create_date"),
+            attached,
+            inline,
+        ],
+    )
+}
+
+pub(crate) fn iam_server_certificate() -> ResourceSchema {
+    resource(
+        IAM_SERVER_CERTIFICATE,
+        "A server certificate stored in IAM (ListServerCertificates); id = its ARN",
+        vec![
+            string("server_certificate_name"),
+            string("server_certificate_id"),
+            string("arn").doc("Also the resource id"),
+            string("path"),
+            string("upload_date"),
+            string("expiration").doc("When the certificate expires"),
+            tags("tags").doc("ListServerCertificateTags as a key-value map"),
+        ],
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// CloudTrail, Config, Security Hub, Access Analyzer
+// ---------------------------------------------------------------------------------------
+
+pub(crate) fn trail() -> ResourceSchema {
+    resource(
+        TRAIL,
+        "A CloudTrail trail (DescribeTrails in every region, shadow trails included, each \
+         trail once); region = its home region; id = its ARN",
+        vec![
+            string("name"),
+            string("trail_arn").doc("Also the resource id"),
+            string("home_region"),
+            string("s3_bucket_name"),
+            string("s3_key_prefix"),
+            string("sns_topic_arn"),
+            boolean("include_global_service_events"),
+            boolean("is_multi_region_trail"),
+            boolean("is_organization_trail"),
+            boolean("log_file_validation_enabled"),
+            string("cloud_watch_logs_log_group_arn"),
+            string("cloud_watch_logs_role_arn"),
+            string("kms_key_id").doc("The KMS key that encrypts its logs; null when none"),
+            boolean("has_custom_event_selectors"),
+            boolean("has_insight_selectors"),
+            object(
+                "status",
+                vec![
+                    boolean("is_logging"),
+                    string("latest_delivery_error"),
+                    string("latest_delivery_time"),
+                    string("latest_cloud_watch_logs_delivery_error"),
+                    string("latest_cloud_watch_logs_delivery_time"),
+                    string("start_logging_time"),
+                    string("stop_logging_time"),
+                ],
+            )
+            .doc("GetTrailStatus"),
+            object(
+                "event_selectors",
+                vec![
+                    list_of(
+                        "event_selectors",
+                        vec![
+                            string("read_write_type").doc("\"ReadOnly\", \"WriteOnly\" or \"All\""),
+                            boolean("include_management_events"),
+                            strings("exclude_management_event_sources"),
+                            list_of(
+                                "data_resources",
+                                vec![
+                                    string("type").doc("e.g. \"AWS::S3::Object\""),
+                                    strings("values")
+                                        .doc("ARNs or prefixes; \"arn:aws:s3\" is every bucket"),
+                                ],
+                            ),
+                        ],
+                    ),
+                    list_of(
+                        "advanced_event_selectors",
+                        vec![
+                            string("name"),
+                            list_of(
+                                "field_selectors",
+                                vec![
+                                    string("field").doc(
+                                        "e.g. \"eventCategory\", \"resources.type\", \"readOnly\"",
+                                    ),
+                                    strings("equals"),
+                                    strings("starts_with"),
+                                    strings("ends_with"),
+                                    strings("not_equals"),
+                                    strings("not_starts_with"),
+                                    strings("not_ends_with"),
+                                ],
+                            ),
+                        ],
+                    ),
+                ],
+            )
+            .doc("GetEventSelectors: the basic or the advanced event selectors"),
+            tags("tags").doc("ListTags as a key-value map"),
+        ],
+    )
+}
+
+pub(crate) fn configuration_recorder() -> ResourceSchema {
+    resource(
+        CONFIGURATION_RECORDER,
+        "An AWS Config recorder (DescribeConfigurationRecorders with \
+         DescribeConfigurationRecorderStatus); id = its ARN, else REGION/NAME",
+        vec![
+            string("name"),
+            string("arn"),
+            string("role_arn"),
+            object(
+                "recording_group",
+                vec![
+                    boolean("all_supported"),
+                    boolean("include_global_resource_types"),
+                    strings("resource_types"),
+                    object(
+                        "exclusion_by_resource_types",
+                        vec![strings("resource_types")],
+                    ),
+                    object("recording_strategy", vec![string("use_only")]),
+                ],
+            ),
+            object(
+                "recording_mode",
+                vec![string("recording_frequency").doc("\"CONTINUOUS\" or \"DAILY\"")],
+            ),
+            object(
+                "status",
+                vec![
+                    boolean("recording"),
+                    string("last_status").doc("\"Pending\", \"Success\" or \"Failure\""),
+                    string("last_start_time"),
+                    string("last_stop_time"),
+                    string("last_status_change_time"),
+                    string("last_error_code"),
+                    string("last_error_message"),
+                ],
+            )
+            .doc("DescribeConfigurationRecorderStatus; null when AWS gave none"),
+        ],
+    )
+}
+
+pub(crate) fn delivery_channel() -> ResourceSchema {
+    resource(
+        DELIVERY_CHANNEL,
+        "An AWS Config delivery channel (DescribeDeliveryChannels); id = REGION/NAME",
+        vec![
+            string("name"),
+            string("s3_bucket_name"),
+            string("s3_key_prefix"),
+            string("s3_kms_key_arn"),
+            string("sns_topic_arn"),
+            object(
+                "config_snapshot_delivery_properties",
+                vec![string("delivery_frequency")],
+            ),
+        ],
+    )
+}
+
+pub(crate) fn securityhub_hub() -> ResourceSchema {
+    resource(
+        SECURITYHUB_HUB,
+        "Security Hub in a region (DescribeHub); none where it is not enabled; id = the hub ARN",
+        vec![
+            string("hub_arn").doc("Also the resource id"),
+            string("subscribed_at"),
+            boolean("auto_enable_controls"),
+            string("control_finding_generator").doc("\"STANDARD_CONTROL\" or \"SECURITY_CONTROL\""),
+        ],
+    )
+}
+
+pub(crate) fn analyzer() -> ResourceSchema {
+    resource(
+        ANALYZER,
+        "An IAM Access Analyzer analyzer (ListAnalyzers); id = its ARN",
+        vec![
+            string("arn").doc("Also the resource id"),
+            string("name"),
+            string("type").doc("\"ACCOUNT\", \"ORGANIZATION\", or an unused-access type"),
+            string("status").doc("\"ACTIVE\", \"CREATING\", \"DISABLED\" or \"FAILED\""),
+            string("created_at"),
+            string("last_resource_analyzed"),
+            string("last_resource_analyzed_at"),
+            tags("tags"),
         ],
     )
 }

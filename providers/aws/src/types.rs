@@ -17,10 +17,10 @@ use crate::schema;
 
 #[cfg(feature = "collect")]
 use crate::collect::{
-    account,
+    account, cloudtrail, config,
     ec2::{compute, network},
     fetch::{describe, owned, unowned, Fetch, Once, PerResource, PerResource::*},
-    iam, s3,
+    iam, posture, s3,
 };
 #[cfg(feature = "collect")]
 use aws_sdk_ec2::types as ec2;
@@ -85,19 +85,23 @@ pub struct AwsMember {
 }
 
 /// A reverse link (aws.md): the row's `member` lists the `source` resources whose
-/// properties name the row's resource (per `owners`, read from the source's properties).
+/// properties name the row's resource (per `owners`, read from the source's properties and
+/// region; [`EVERY_OWNER`] links the source to every resource of the row).
 #[derive(Debug, Clone, Copy)]
 pub struct Link {
     pub member: &'static str,
     pub source: &'static str,
-    pub owners: fn(&Map<String, Json>) -> Vec<String>,
+    pub owners: Owners,
 }
 
-const fn link(
-    member: &'static str,
-    source: &'static str,
-    owners: fn(&Map<String, Json>) -> Vec<String>,
-) -> Link {
+/// The ids of the resources a source resource belongs to, from its properties and region.
+pub type Owners = fn(&Map<String, Json>, Option<&str>) -> Vec<String>;
+
+/// An owner id that stands for every resource of the owning type (a multi-region trail
+/// belongs to every region).
+pub const EVERY_OWNER: &str = "*";
+
+const fn link(member: &'static str, source: &'static str, owners: Owners) -> Link {
     Link {
         member,
         source,
@@ -206,7 +210,7 @@ pub const TYPES: &[AwsType] = &[
         links: &[link(
             "network_interfaces",
             "aws:ec2:network_interface",
-            |p| strings(p, "security_group_ids"),
+            |p, _| strings(p, "security_group_ids"),
         )],
         #[cfg(feature = "collect")]
         fetch: |t| {
@@ -229,23 +233,23 @@ pub const TYPES: &[AwsType] = &[
         calls: &[call("DescribeVpcs", "ec2:DescribeVpcs")],
         schema: schema::vpc,
         links: &[
-            link("flow_logs", "aws:ec2:flow_log", |p| {
+            link("flow_logs", "aws:ec2:flow_log", |p, _| {
                 flow_log_target(p, "vpc-")
             }),
-            link("subnets", "aws:ec2:subnet", |p| field(p, "vpc_id")),
-            link("security_groups", "aws:ec2:security_group", |p| {
+            link("subnets", "aws:ec2:subnet", |p, _| field(p, "vpc_id")),
+            link("security_groups", "aws:ec2:security_group", |p, _| {
                 field(p, "vpc_id")
             }),
-            link("network_acls", "aws:ec2:network_acl", |p| {
+            link("network_acls", "aws:ec2:network_acl", |p, _| {
                 field(p, "vpc_id")
             }),
-            link("route_tables", "aws:ec2:route_table", |p| {
+            link("route_tables", "aws:ec2:route_table", |p, _| {
                 field(p, "vpc_id")
             }),
-            link("internet_gateways", "aws:ec2:internet_gateway", |p| {
+            link("internet_gateways", "aws:ec2:internet_gateway", |p, _| {
                 nested(p, "attachments", "vpc_id")
             }),
-            link("instances", "aws:ec2:instance", |p| field(p, "vpc_id")),
+            link("instances", "aws:ec2:instance", |p, _| field(p, "vpc_id")),
         ],
         #[cfg(feature = "collect")]
         fetch: |t| {
@@ -268,14 +272,16 @@ pub const TYPES: &[AwsType] = &[
         calls: &[call("DescribeSubnets", "ec2:DescribeSubnets")],
         schema: schema::subnet,
         links: &[
-            link("instances", "aws:ec2:instance", |p| field(p, "subnet_id")),
-            link("network_interfaces", "aws:ec2:network_interface", |p| {
+            link("instances", "aws:ec2:instance", |p, _| {
                 field(p, "subnet_id")
             }),
-            link("route_tables", "aws:ec2:route_table", |p| {
+            link("network_interfaces", "aws:ec2:network_interface", |p, _| {
+                field(p, "subnet_id")
+            }),
+            link("route_tables", "aws:ec2:route_table", |p, _| {
                 nested(p, "associations", "subnet_id")
             }),
-            link("flow_logs", "aws:ec2:flow_log", |p| {
+            link("flow_logs", "aws:ec2:flow_log", |p, _| {
                 flow_log_target(p, "subnet-")
             }),
         ],
@@ -302,7 +308,7 @@ pub const TYPES: &[AwsType] = &[
             "ec2:DescribeNetworkInterfaces",
         )],
         schema: schema::network_interface,
-        links: &[link("flow_logs", "aws:ec2:flow_log", |p| {
+        links: &[link("flow_logs", "aws:ec2:flow_log", |p, _| {
             flow_log_target(p, "eni-")
         })],
         #[cfg(feature = "collect")]
@@ -473,7 +479,25 @@ pub const TYPES: &[AwsType] = &[
         regional: true,
         calls: &[DESCRIBE_REGIONS],
         schema: schema::region,
-        links: &[],
+        links: &[
+            link("trails", "aws:cloudtrail:trail", |p, _| trail_regions(p)),
+            link(
+                "configuration_recorders",
+                "aws:config:configuration_recorder",
+                |_, region| region.map(str::to_string).into_iter().collect(),
+            ),
+            link(
+                "delivery_channels",
+                "aws:config:delivery_channel",
+                |_, region| region.map(str::to_string).into_iter().collect(),
+            ),
+            link("hubs", "aws:securityhub:hub", |_, region| {
+                region.map(str::to_string).into_iter().collect()
+            }),
+            link("analyzers", "aws:accessanalyzer:analyzer", |_, region| {
+                region.map(str::to_string).into_iter().collect()
+            }),
+        ],
         #[cfg(feature = "collect")]
         fetch: |t| Box::pin(compute::region(t)),
     },
@@ -531,6 +555,92 @@ pub const TYPES: &[AwsType] = &[
         links: &[],
         #[cfg(feature = "collect")]
         fetch: |t| Box::pin(account::collect(t)),
+    },
+    // IAM roles, groups and server certificates (global, as users).
+    AwsType {
+        name: "aws:iam:role",
+        regional: false,
+        calls: &[call("ListRoles", "iam:ListRoles")],
+        schema: schema::iam_role,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(iam::roles(t)),
+    },
+    AwsType {
+        name: "aws:iam:group",
+        regional: false,
+        calls: &[call("ListGroups", "iam:ListGroups")],
+        schema: schema::iam_group,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(iam::groups_of_account(t)),
+    },
+    AwsType {
+        name: "aws:iam:server_certificate",
+        regional: false,
+        calls: &[call("ListServerCertificates", "iam:ListServerCertificates")],
+        schema: schema::iam_server_certificate,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(iam::server_certificates(t)),
+    },
+    // Trails, listed in every region with shadow trails, each kept once (cloudtrail.rs).
+    AwsType {
+        name: "aws:cloudtrail:trail",
+        regional: true,
+        calls: &[call("DescribeTrails", "cloudtrail:DescribeTrails")],
+        schema: schema::trail,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(cloudtrail::trails(t)),
+    },
+    AwsType {
+        name: "aws:config:configuration_recorder",
+        regional: true,
+        calls: &[
+            call(
+                "DescribeConfigurationRecorders",
+                "config:DescribeConfigurationRecorders",
+            ),
+            call(
+                "DescribeConfigurationRecorderStatus",
+                "config:DescribeConfigurationRecorderStatus",
+            ),
+        ],
+        schema: schema::configuration_recorder,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(config::recorders(t)),
+    },
+    AwsType {
+        name: "aws:config:delivery_channel",
+        regional: true,
+        calls: &[call(
+            "DescribeDeliveryChannels",
+            "config:DescribeDeliveryChannels",
+        )],
+        schema: schema::delivery_channel,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(config::delivery_channels(t)),
+    },
+    AwsType {
+        name: "aws:securityhub:hub",
+        regional: true,
+        calls: &[call("DescribeHub", "securityhub:DescribeHub")],
+        schema: schema::securityhub_hub,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(posture::hub(t)),
+    },
+    AwsType {
+        name: "aws:accessanalyzer:analyzer",
+        regional: true,
+        calls: &[call("ListAnalyzers", "access-analyzer:ListAnalyzers")],
+        schema: schema::analyzer,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(posture::analyzers(t)),
     },
 ];
 
@@ -640,6 +750,86 @@ pub const MEMBERS: &[AwsMember] = &[
         also: &[],
         #[cfg(feature = "collect")]
         fetch: Iam(iam::virtual_mfa_devices),
+    },
+    AwsMember {
+        type_name: "aws:iam:account",
+        member: "support_access",
+        call: call("ListEntitiesForPolicy", "iam:ListEntitiesForPolicy"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::support_access),
+    },
+    AwsMember {
+        type_name: "aws:iam:role",
+        member: "attached_policies",
+        call: call("ListAttachedRolePolicies", "iam:ListAttachedRolePolicies"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::role_attached_policies),
+    },
+    AwsMember {
+        type_name: "aws:iam:role",
+        member: "policy_names",
+        call: call("ListRolePolicies", "iam:ListRolePolicies"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::role_policy_names),
+    },
+    AwsMember {
+        type_name: "aws:iam:role",
+        member: "tags",
+        call: call("ListRoleTags", "iam:ListRoleTags"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::role_tags),
+    },
+    AwsMember {
+        type_name: "aws:iam:group",
+        member: "attached_policies",
+        call: call("ListAttachedGroupPolicies", "iam:ListAttachedGroupPolicies"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::group_attached_policies),
+    },
+    AwsMember {
+        type_name: "aws:iam:group",
+        member: "policy_names",
+        call: call("ListGroupPolicies", "iam:ListGroupPolicies"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::group_policy_names),
+    },
+    AwsMember {
+        type_name: "aws:iam:server_certificate",
+        member: "tags",
+        call: call("ListServerCertificateTags", "iam:ListServerCertificateTags"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Iam(iam::server_certificate_tags),
+    },
+    AwsMember {
+        type_name: "aws:cloudtrail:trail",
+        member: "tags",
+        call: call("ListTags", "cloudtrail:ListTags"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: CloudTrail(cloudtrail::tags),
+    },
+    AwsMember {
+        type_name: "aws:cloudtrail:trail",
+        member: "status",
+        call: call("GetTrailStatus", "cloudtrail:GetTrailStatus"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: CloudTrail(cloudtrail::status),
+    },
+    AwsMember {
+        type_name: "aws:cloudtrail:trail",
+        member: "event_selectors",
+        call: call("GetEventSelectors", "cloudtrail:GetEventSelectors"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: CloudTrail(cloudtrail::event_selectors),
     },
     AwsMember {
         type_name: "aws:ec2:region",
@@ -824,6 +1014,14 @@ pub const MEMBERS: &[AwsMember] = &[
 ];
 
 // Reading the owner ids of a reverse link from the other side's properties.
+
+/// The regions a trail logs: every region for a multi-region trail, else its home region.
+fn trail_regions(p: &Map<String, Json>) -> Vec<String> {
+    if p.get("is_multi_region_trail") == Some(&Json::Bool(true)) {
+        return vec![EVERY_OWNER.to_string()];
+    }
+    field(p, "home_region")
+}
 
 /// A string property.
 fn field(p: &Map<String, Json>, name: &str) -> Vec<String> {

@@ -43,6 +43,8 @@ pub(crate) struct Task {
     pub(crate) ctx: Arc<Ctx>,
     pub(crate) config: SdkConfig,
     pub(crate) region: String,
+    /// Every region collected, in order (the first is the home region of global types).
+    pub(crate) regions: Arc<[String]>,
     /// The EC2 client of `region`.
     pub(crate) client: aws_sdk_ec2::Client,
     pub(crate) plan: Arc<CollectionPlan>,
@@ -281,4 +283,6 @@ pub(crate) enum PerResource {
     S3(for<'a> fn(&'a On<'a, aws_sdk_s3::Client>) -> BoxFuture<'a, Result<Json, String>>),
     /// An IAM call (global) for every resource at once; a failure is an error of the member.
     Iam(MemberFetch<aws_sdk_iam::Client>),
+    /// A CloudTrail call on a trail (by ARN) from the region that lists it.
+    CloudTrail(MemberFetch<aws_sdk_cloudtrail::Client>),
 }

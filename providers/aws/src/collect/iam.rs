@@ -191,10 +191,10 @@ pub(crate) fn groups<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, St
     Box::pin(async move {
         let request = o.client.list_groups_for_user().user_name(user_name(o.id));
         let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(list(
-            out.groups(),
-            |g| json!({"group_name": g.group_name(), "group_id": g.group_id(), "arn": g.arn()}),
-        ))
+        Ok(list(out.groups(), |g| {
+            json!({"group_name": g.group_name(), "group_id": g.group_id(), "arn": g.arn(),
+                       "group": {"$ref": format!("aws:iam:group/{}", g.arn())}})
+        }))
     })
 }
 
@@ -396,13 +396,24 @@ pub(crate) fn policy_document<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result
 /// ListEntitiesForPolicy: the users, groups and roles it is attached to (names and ids).
 pub(crate) fn entities<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
     Box::pin(async move {
-        let request = o.client.list_entities_for_policy().policy_arn(o.id);
+        let request = o
+            .client
+            .list_entities_for_policy()
+            .policy_arn(o.id)
+            .max_items(1000);
         let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(json!({
-            "policy_users": list(out.policy_users(), |u| json!({"user_name": u.user_name(), "user_id": u.user_id()})),
-            "policy_groups": list(out.policy_groups(), |g| json!({"group_name": g.group_name(), "group_id": g.group_id()})),
-            "policy_roles": list(out.policy_roles(), |r| json!({"role_name": r.role_name(), "role_id": r.role_id()})),
-        }))
+        Ok(entities_json(&out))
+    })
+}
+
+/// The users, groups and roles of a ListEntitiesForPolicy answer.
+fn entities_json(
+    out: &aws_sdk_iam::operation::list_entities_for_policy::ListEntitiesForPolicyOutput,
+) -> Json {
+    json!({
+        "policy_users": list(out.policy_users(), |u| json!({"user_name": u.user_name(), "user_id": u.user_id()})),
+        "policy_groups": list(out.policy_groups(), |g| json!({"group_name": g.group_name(), "group_id": g.group_id()})),
+        "policy_roles": list(out.policy_roles(), |r| json!({"role_name": r.role_name(), "role_id": r.role_id()})),
     })
 }
 
@@ -410,6 +421,203 @@ pub(crate) fn entities<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, 
 pub(crate) fn policy_tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
     Box::pin(async move {
         let request = o.client.list_policy_tags().policy_arn(o.id);
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(tag_map(
+            out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),
+        ))
+    })
+}
+
+/// A global IAM resource of the task's type named by its ARN.
+fn iam_resource(t: &Task, arn: &str, props: Json) -> Option<JsonResource> {
+    let Json::Object(properties) = props else {
+        return None;
+    };
+    Some(JsonResource {
+        type_name: t.ty.name.to_string(),
+        id: arn.to_string(),
+        region: None,
+        account: account_of(arn),
+        properties,
+    })
+}
+
+/// `aws:iam:role`: every page of ListRoles (the trust policy parsed), then the per-role
+/// members the plan needs.
+pub(crate) async fn roles(t: &Task) -> Fetched {
+    let [listing] = t.ty.calls else {
+        return Err(format!("{}: expected one call", t.ty.name));
+    };
+    let client = client::iam(&t.config, &t.region, &t.ctx.attempts);
+    let mut found = Vec::new();
+    let pages = client.list_roles().max_items(1000).into_paginator().send();
+    each_page(&t.ctx, None, listing, pages, |page| {
+        for r in page.roles() {
+            let props = json!({
+                "role_name": r.role_name(),
+                "role_id": r.role_id(),
+                "arn": r.arn(),
+                "path": r.path(),
+                "description": r.description(),
+                "create_date": ts(Some(r.create_date())),
+                "max_session_duration": r.max_session_duration(),
+                "assume_role_policy_document": document(r.assume_role_policy_document()),
+            });
+            found.extend(iam_resource(t, r.arn(), props));
+        }
+    })
+    .await?;
+    let errors = iam_members(t, &mut found, &client).await;
+    Ok((found, errors))
+}
+
+/// `aws:iam:group`: every page of ListGroups, then the per-group members the plan needs.
+pub(crate) async fn groups_of_account(t: &Task) -> Fetched {
+    let [listing] = t.ty.calls else {
+        return Err(format!("{}: expected one call", t.ty.name));
+    };
+    let client = client::iam(&t.config, &t.region, &t.ctx.attempts);
+    let mut found = Vec::new();
+    let pages = client.list_groups().max_items(1000).into_paginator().send();
+    each_page(&t.ctx, None, listing, pages, |page| {
+        for g in page.groups() {
+            let props = json!({
+                "group_name": g.group_name(),
+                "group_id": g.group_id(),
+                "arn": g.arn(),
+                "path": g.path(),
+                "create_date": ts(Some(g.create_date())),
+            });
+            found.extend(iam_resource(t, g.arn(), props));
+        }
+    })
+    .await?;
+    let errors = iam_members(t, &mut found, &client).await;
+    Ok((found, errors))
+}
+
+/// `aws:iam:server_certificate`: every page of ListServerCertificates.
+pub(crate) async fn server_certificates(t: &Task) -> Fetched {
+    let [listing] = t.ty.calls else {
+        return Err(format!("{}: expected one call", t.ty.name));
+    };
+    let client = client::iam(&t.config, &t.region, &t.ctx.attempts);
+    let mut found = Vec::new();
+    let pages = client
+        .list_server_certificates()
+        .max_items(1000)
+        .into_paginator()
+        .send();
+    each_page(&t.ctx, None, listing, pages, |page| {
+        for c in page.server_certificate_metadata_list() {
+            let props = json!({
+                "server_certificate_name": c.server_certificate_name(),
+                "server_certificate_id": c.server_certificate_id(),
+                "arn": c.arn(),
+                "path": c.path(),
+                "upload_date": ts(c.upload_date()),
+                "expiration": ts(c.expiration()),
+            });
+            found.extend(iam_resource(t, c.arn(), props));
+        }
+    })
+    .await?;
+    let errors = iam_members(t, &mut found, &client).await;
+    Ok((found, errors))
+}
+
+/// ListAttachedRolePolicies.
+pub(crate) fn role_attached_policies<'a>(
+    o: &'a On<'a, Client>,
+) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o
+            .client
+            .list_attached_role_policies()
+            .role_name(user_name(o.id));
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(list(out.attached_policies(), attached_policy))
+    })
+}
+
+/// ListRolePolicies: the names of the role's inline policies.
+pub(crate) fn role_policy_names<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_role_policies().role_name(user_name(o.id));
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(json!(out.policy_names()))
+    })
+}
+
+/// ListRoleTags as a key-value object.
+pub(crate) fn role_tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_role_tags().role_name(user_name(o.id));
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(tag_map(
+            out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),
+        ))
+    })
+}
+
+/// ListAttachedGroupPolicies.
+pub(crate) fn group_attached_policies<'a>(
+    o: &'a On<'a, Client>,
+) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o
+            .client
+            .list_attached_group_policies()
+            .group_name(user_name(o.id));
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(list(out.attached_policies(), attached_policy))
+    })
+}
+
+/// ListGroupPolicies: the names of the group's inline policies.
+pub(crate) fn group_policy_names<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_group_policies().group_name(user_name(o.id));
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(json!(out.policy_names()))
+    })
+}
+
+/// The ARN of AWS's `AWSSupportAccess` managed policy in the partition of the client's
+/// region (`aws`, `aws-cn`, `aws-us-gov`).
+fn support_access_arn(region: Option<&str>) -> String {
+    let partition = match region {
+        Some(r) if r.starts_with("cn-") => "aws-cn",
+        Some(r) if r.starts_with("us-gov-") => "aws-us-gov",
+        _ => "aws",
+    };
+    format!("arn:{partition}:iam::aws:policy/AWSSupportAccess")
+}
+
+/// ListEntitiesForPolicy of AWS's `AWSSupportAccess` policy: who may manage incidents
+/// with AWS Support (CIS 2.16).
+pub(crate) fn support_access<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let region = o.client.config().region().map(|r| r.as_ref().to_string());
+        let request = o
+            .client
+            .list_entities_for_policy()
+            .policy_arn(support_access_arn(region.as_deref()))
+            .max_items(1000);
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(entities_json(&out))
+    })
+}
+
+/// ListServerCertificateTags as a key-value object.
+pub(crate) fn server_certificate_tags<'a>(
+    o: &'a On<'a, Client>,
+) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o
+            .client
+            .list_server_certificate_tags()
+            .server_certificate_name(user_name(o.id));
         let out = o.ctx.request(o.region, o.call, request.send()).await?;
         Ok(tag_map(
             out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use cloudspec_model::from_json::JsonResource;
 
 use super::convert::refs;
-use crate::types::TYPES;
+use crate::types::{EVERY_OWNER, TYPES};
 
 /// Sets every reverse link whose both sides were collected (`collected` lists the types
 /// collected without error in at least one region).
@@ -20,19 +20,23 @@ pub(crate) fn add_reverse_links(resources: &mut [JsonResource], collected: &BTre
         links.filter(|(owner, l)| collected.contains(l.source) && collected.contains(owner))
     {
         let mut by_owner: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut everyones = BTreeSet::new();
         for r in resources.iter().filter(|r| r.type_name == l.source) {
-            for id in (l.owners)(&r.properties) {
-                by_owner.entry(id).or_default().insert(r.id.clone());
+            for id in (l.owners)(&r.properties, r.region.as_deref()) {
+                if id == EVERY_OWNER {
+                    everyones.insert(r.id.clone());
+                } else {
+                    by_owner.entry(id).or_default().insert(r.id.clone());
+                }
             }
         }
         for r in resources.iter_mut().filter(|r| r.type_name == owner) {
-            let ids = by_owner
-                .get(&r.id)
-                .map(|s| s.iter().map(String::as_str).collect::<Vec<_>>());
-            r.properties.insert(
-                l.member.to_string(),
-                refs(l.source, ids.unwrap_or_default()),
-            );
+            let mut ids: BTreeSet<&str> = everyones.iter().map(String::as_str).collect();
+            if let Some(own) = by_owner.get(&r.id) {
+                ids.extend(own.iter().map(String::as_str));
+            }
+            r.properties
+                .insert(l.member.to_string(), refs(l.source, ids));
         }
     }
 }

@@ -9,12 +9,15 @@
 
 pub(crate) mod account;
 mod client;
+pub(crate) mod cloudtrail;
+pub(crate) mod config;
 mod convert;
 mod ctx;
 pub(crate) mod ec2;
 pub(crate) mod fetch;
 pub(crate) mod iam;
 mod links;
+pub(crate) mod posture;
 pub(crate) mod s3;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -134,6 +137,7 @@ pub async fn collect(
         .cloned()
         .unwrap_or_else(|| "us-east-1".to_string());
     let plan = Arc::new(plan.clone());
+    let all_regions: Arc<[String]> = regions.clone().into();
     let mut tasks: JoinSet<(Vec<JsonResource>, Vec<CollectionError>)> = JoinSet::new();
     // Regional types in each region, then global ones (their calls go to the home region).
     let (regional, global): (Vec<&'static AwsType>, Vec<_>) =
@@ -152,6 +156,7 @@ pub async fn collect(
                 ctx: ctx.clone(),
                 config: config.clone(),
                 region: region.clone(),
+                regions: all_regions.clone(),
                 client: client.clone(),
                 plan: plan.clone(),
                 ty,

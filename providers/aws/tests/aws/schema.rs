@@ -90,6 +90,10 @@ fn declares_every_type_of_the_contract() {
     assert_eq!(
         names,
         [
+            "aws:accessanalyzer:analyzer",
+            "aws:cloudtrail:trail",
+            "aws:config:configuration_recorder",
+            "aws:config:delivery_channel",
             "aws:ec2:address",
             "aws:ec2:flow_log",
             "aws:ec2:image",
@@ -107,10 +111,14 @@ fn declares_every_type_of_the_contract() {
             "aws:ec2:vpc",
             "aws:ec2:vpc_endpoint",
             "aws:iam:account",
+            "aws:iam:group",
             "aws:iam:policy",
+            "aws:iam:role",
+            "aws:iam:server_certificate",
             "aws:iam:user",
             "aws:s3:account",
             "aws:s3:bucket",
+            "aws:securityhub:hub",
         ]
     );
 }
@@ -312,7 +320,17 @@ fn tags_are_string_maps() {
         }
     });
     for schema in set.types.values() {
-        let settings = ["aws:ec2:region", "aws:s3:account", "aws:iam:account"];
+        // Settings, and types whose API has no tags (IAM groups, Config recorders and
+        // delivery channels) or whose tags are not collected (the Security Hub hub).
+        let settings = [
+            "aws:ec2:region",
+            "aws:s3:account",
+            "aws:iam:account",
+            "aws:iam:group",
+            "aws:config:configuration_recorder",
+            "aws:config:delivery_channel",
+            "aws:securityhub:hub",
+        ];
         if !settings.contains(&schema.type_name.as_str()) {
             assert!(
                 schema.member("tags").is_some(),
