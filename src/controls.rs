@@ -384,3 +384,46 @@ pub fn apply(catalog: &Catalog, file: &str, outcome: &mut RunOutcome) {
         sections,
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::{Assessment::*, ControlStatus as C, Status::*};
+
+    #[test]
+    fn a_control_takes_the_worst_verdict_of_its_rules() {
+        let cases: [(&[Status], ControlStatus); 9] = [
+            (&[Pass, Fail, Error, Unknown], C::Fail),
+            (&[Pass, Error, Unknown, Waived], C::Error),
+            (&[Pass, Unknown, Waived, Skip], C::Unknown),
+            (&[Pass, Waived, Skip], C::Waived),
+            (&[Pass, Skip], C::Pass),
+            (&[Pass], C::Pass),
+            (&[Skip, Skip], C::Skip),
+            (&[Fail], C::Fail),
+            (&[Error], C::Error),
+        ];
+        for (rules, want) in cases {
+            for assessment in [Automated, Manual] {
+                assert_eq!(
+                    C::aggregate(assessment, rules.iter().copied()),
+                    want,
+                    "{rules:?}"
+                );
+            }
+        }
+        assert_eq!(C::aggregate(Automated, []), C::NotCovered);
+        assert_eq!(C::aggregate(Manual, []), C::Manual);
+    }
+
+    #[test]
+    fn ids_and_versions_are_kept_as_written() {
+        let catalog = parse(
+            "benchmark: B\nversion: 7.0\nreference_prefix: B-7.0\nsections:\n  - id: 2\n    title: S\n    controls:\n      - id: 2.10\n        title: T\n        assessment: manual\n",
+        )
+        .expect("parses");
+        assert_eq!(catalog.version, "7.0");
+        assert_eq!(catalog.sections[0].id, "2");
+        assert_eq!(catalog.sections[0].controls[0].id, "2.10");
+    }
+}

@@ -128,6 +128,9 @@ fn paint(text: &str, code: Option<&str>, color: bool) -> String {
     }
 }
 
+/// The width of a rule's status word under a control (`unknown`).
+const RULE_STATUS_WIDTH: usize = 7;
+
 /// The controls view: the benchmark, then each section and its controls in benchmark
 /// order (id, status, title), each control's rules under it (status, group and rule, and
 /// how many resources fail), ending with a blank line.
@@ -164,10 +167,11 @@ fn controls_section(outcome: &RunOutcome, view: &ControlsView, color: bool) -> S
                     0 => String::new(),
                     n => format!(" ({n} of {} failing)", rule.resources),
                 };
+                let status = format!("{:<RULE_STATUS_WIDTH$}", rule.status.as_str());
                 out.push_str(&format!(
                     "  {:<id_width$}    {} {} › {}{failing}\n",
                     "",
-                    paint(rule.status.as_str(), ansi_color(rule.status), color),
+                    paint(&status, ansi_color(rule.status), color),
                     e(&group_label(outcome, &rule.spec, &rule.group)),
                     e(&rule.name)
                 ));

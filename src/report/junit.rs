@@ -99,6 +99,15 @@ fn controls_suite(outcome: &RunOutcome, view: &ControlsView) -> TestSuite {
     suite
 }
 
+/// `its rule fails` (of one rule), `2 of its 3 rules fail`.
+fn how_many(n: usize, of: usize, one: &str, several: &str) -> String {
+    if of == 1 {
+        format!("its rule {one}")
+    } else {
+        format!("{n} of its {of} rules {several}")
+    }
+}
+
 /// A control's verdict in JUnit terms.
 fn control_status(outcome: &RunOutcome, control: &ControlVerdict) -> TestCaseStatus {
     let rules = control.rules.len();
@@ -107,15 +116,17 @@ fn control_status(outcome: &RunOutcome, control: &ControlVerdict) -> TestCaseSta
         ControlStatus::Pass => TestCaseStatus::success(),
         ControlStatus::Fail => {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-            s.set_message(format!("{} of {rules} rules fail", with(Status::Fail)))
+            s.set_message(how_many(with(Status::Fail), rules, "fails", "fail"))
                 .set_type(FAIL_TYPE.clone());
             s
         }
         ControlStatus::Error => {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
-            s.set_message(format!(
-                "{} of {rules} rules could not be evaluated",
-                with(Status::Error)
+            s.set_message(how_many(
+                with(Status::Error),
+                rules,
+                "could not be evaluated",
+                "could not be evaluated",
             ))
             .set_type(ERROR_TYPE.clone());
             s
