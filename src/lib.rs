@@ -8,6 +8,7 @@
 pub mod baseline;
 pub mod check;
 pub mod cli;
+pub mod controls;
 pub mod diagnostic;
 pub mod eval;
 pub mod outcome;

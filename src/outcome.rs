@@ -66,6 +66,203 @@ pub struct Audit {
     pub waivers: Option<WaiverSummary>,
     /// Set with `--baseline`: drift against the previous report.
     pub baseline: Option<BaselineSummary>,
+    /// Set with `--controls` (or a rule pack's default controls): every control of a
+    /// benchmark with the verdict of the rules that reference it.
+    pub controls: Option<ControlsView>,
+}
+
+/// Whether a benchmark checks a control by machine or by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Assessment {
+    Automated,
+    Manual,
+}
+
+impl Assessment {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Assessment::Automated => "automated",
+            Assessment::Manual => "manual",
+        }
+    }
+}
+
+/// A control's verdict: the rule statuses that reference it, aggregated (`docs/reports.md`,
+/// "Controls"), or why there is none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ControlStatus {
+    /// Every rule passes (some may have had nothing in scope).
+    Pass,
+    /// A rule fails.
+    Fail,
+    /// No rule fails, but one could not be evaluated.
+    Error,
+    /// No rule fails or errs, but one could not be decided.
+    Unknown,
+    /// Every failure of its rules is waived.
+    Waived,
+    /// No rule had a resource in scope.
+    Skip,
+    /// A manual control that no rule checks: assessed by hand.
+    Manual,
+    /// An automated control that no rule of the run checks.
+    NotCovered,
+}
+
+impl ControlStatus {
+    /// Every status, in the order reports count them.
+    pub const ALL: [ControlStatus; 8] = [
+        ControlStatus::Pass,
+        ControlStatus::Fail,
+        ControlStatus::Error,
+        ControlStatus::Unknown,
+        ControlStatus::Waived,
+        ControlStatus::Skip,
+        ControlStatus::Manual,
+        ControlStatus::NotCovered,
+    ];
+
+    /// As the JSON report writes it: `not_covered`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ControlStatus::Pass => "pass",
+            ControlStatus::Fail => "fail",
+            ControlStatus::Error => "error",
+            ControlStatus::Unknown => "unknown",
+            ControlStatus::Waived => "waived",
+            ControlStatus::Skip => "skip",
+            ControlStatus::Manual => "manual",
+            ControlStatus::NotCovered => "not_covered",
+        }
+    }
+
+    /// In words, for people: `not covered`.
+    pub fn label(self) -> &'static str {
+        match self {
+            ControlStatus::NotCovered => "not covered",
+            other => other.as_str(),
+        }
+    }
+
+    /// The rule status it shares a colour with, if any.
+    pub fn as_status(self) -> Option<Status> {
+        match self {
+            ControlStatus::Pass => Some(Status::Pass),
+            ControlStatus::Fail => Some(Status::Fail),
+            ControlStatus::Error => Some(Status::Error),
+            ControlStatus::Unknown => Some(Status::Unknown),
+            ControlStatus::Waived => Some(Status::Waived),
+            ControlStatus::Skip => Some(Status::Skip),
+            ControlStatus::Manual | ControlStatus::NotCovered => None,
+        }
+    }
+
+    /// The verdict of a control from the statuses of the rules that reference it:
+    /// fail > error > unknown > waived > pass > skip; without rules, `manual` or
+    /// `not_covered` by the control's assessment.
+    pub fn aggregate(assessment: Assessment, rules: impl IntoIterator<Item = Status>) -> Self {
+        let mut any = [false; 6];
+        let mut none = true;
+        for status in rules {
+            none = false;
+            any[status as usize] = true;
+        }
+        let has = |s: Status| any[s as usize];
+        if none {
+            match assessment {
+                Assessment::Manual => ControlStatus::Manual,
+                Assessment::Automated => ControlStatus::NotCovered,
+            }
+        } else if has(Status::Fail) {
+            ControlStatus::Fail
+        } else if has(Status::Error) {
+            ControlStatus::Error
+        } else if has(Status::Unknown) {
+            ControlStatus::Unknown
+        } else if has(Status::Waived) {
+            ControlStatus::Waived
+        } else if has(Status::Pass) {
+            ControlStatus::Pass
+        } else {
+            ControlStatus::Skip
+        }
+    }
+}
+
+/// A benchmark's controls with their verdicts, in benchmark order, by section.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ControlsView {
+    /// The controls file as given (or found).
+    pub file: String,
+    /// `CIS Amazon Web Services Foundations Benchmark`.
+    pub benchmark: String,
+    /// `7.0.0`.
+    pub version: String,
+    /// What a rule's reference starts with to name a control of this benchmark:
+    /// `CIS-AWS-7.0` (then `-`, then the control's id).
+    pub reference_prefix: String,
+    pub sections: Vec<ControlSection>,
+}
+
+impl ControlsView {
+    /// Every control, in benchmark order.
+    pub fn controls(&self) -> impl Iterator<Item = (&ControlSection, &ControlVerdict)> {
+        self.sections
+            .iter()
+            .flat_map(|s| s.controls.iter().map(move |c| (s, c)))
+    }
+
+    /// How many controls ended in each status, in [`ControlStatus::ALL`] order.
+    pub fn counts(&self) -> [(ControlStatus, usize); 8] {
+        let mut out = ControlStatus::ALL.map(|s| (s, 0));
+        for (_, control) in self.controls() {
+            for (status, n) in &mut out {
+                if *status == control.status {
+                    *n += 1;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A section of the benchmark: `2 Identity and Access Management`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ControlSection {
+    pub id: String,
+    pub title: String,
+    pub controls: Vec<ControlVerdict>,
+}
+
+/// One control and its verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ControlVerdict {
+    /// `2.4`.
+    pub id: String,
+    /// The reference rules give it: `CIS-AWS-7.0-2.4`.
+    pub reference: String,
+    pub title: String,
+    pub assessment: Assessment,
+    pub status: ControlStatus,
+    /// The rules that reference it, in run order.
+    pub rules: Vec<ControlRule>,
+}
+
+/// A rule that references a control, with its verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ControlRule {
+    /// The name of the spec the rule belongs to.
+    pub spec: String,
+    pub group: String,
+    pub name: String,
+    pub status: Status,
+    /// Resources in scope.
+    pub resources: usize,
+    /// Resources that fail.
+    pub failing: usize,
+    pub location: Location,
 }
 
 /// What the waiver file did: how many failures it waived, and which waivers did nothing.

@@ -1,11 +1,12 @@
-//! The scheduled-audit steps of `cloudspec run`: `--waivers` and `--baseline`.
+//! The scheduled-audit steps of `cloudspec run`: `--waivers`, `--baseline` and the
+//! benchmark controls view (`--controls`, or a rule pack's default controls).
 //!
 //! [`Audit::load`] reads and checks both files before anything is collected or evaluated,
 //! so that a typo fails fast; [`Audit::apply`] then applies them to the finished outcome.
 //! Problems are logged here and returned as the exit status.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
@@ -13,6 +14,7 @@ use super::{RunArgs, EXIT_USAGE};
 use cloudspec_model::input;
 
 use crate::baseline::{self, Snapshot};
+use crate::controls::{self, Catalog};
 use crate::model::{Inventory, Value};
 use crate::outcome::{AppliedWaiver, ResourceOutcome, RunOutcome, WaiverSummary};
 use crate::waivers::{self, Waiver};
@@ -22,6 +24,7 @@ use crate::waivers::{self, Waiver};
 pub(super) struct Audit {
     waivers: Option<(String, Vec<Waiver>)>,
     baseline: Option<(String, Snapshot)>,
+    controls: Option<(String, Catalog)>,
 }
 
 impl Audit {
@@ -41,6 +44,17 @@ impl Audit {
             let snapshot =
                 Snapshot::from_report(&text).map_err(|e| fail(&format!("{file}: {e}")))?;
             audit.baseline = Some((file, snapshot));
+        }
+        let controls = match (&args.controls, args.no_controls) {
+            (Some(path), _) => Some(path.clone()),
+            (None, true) => None,
+            (None, false) => default_controls(&args.specs)?,
+        };
+        if let Some(path) = controls {
+            let file = input::display_path(&path);
+            let text = read(&path, "a controls file", input::MAX_YAML_BYTES)?;
+            let catalog = controls::parse(&text).map_err(|e| fail(&format!("{file}:{e}")))?;
+            audit.controls = Some((file, catalog));
         }
         Ok(audit)
     }
@@ -73,7 +87,68 @@ impl Audit {
         if let Some((file, snapshot)) = &self.baseline {
             outcome.audit.baseline = Some(baseline::apply(snapshot, outcome, file));
         }
+        if let Some((file, catalog)) = &self.controls {
+            controls::apply(catalog, file, outcome);
+        }
         Ok(())
+    }
+}
+
+/// The name of the file, in a rule pack's `controls/` directory, that names the pack's
+/// default controls file.
+const DEFAULT_CONTROLS: &str = "default";
+
+/// The default controls of the SPEC directories: a directory given as SPEC whose
+/// `controls/default` names a file of `controls/` (one line: `cis-7.0.yaml`). None when no
+/// SPEC directory has one; an error when several do, or when the one found names no file
+/// there.
+fn default_controls(specs: &[PathBuf]) -> Result<Option<PathBuf>, u8> {
+    let mut found: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for spec in specs.iter().filter(|p| p.is_dir()) {
+        let dir = spec.join("controls");
+        let pointer = dir.join(DEFAULT_CONTROLS);
+        if !pointer.is_file() {
+            continue;
+        }
+        let shown = input::display_path(&pointer);
+        let text = read(&pointer, "a default controls pointer", 4096)?;
+        let mut lines = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'));
+        let name = lines.next().unwrap_or_default();
+        let plain = !name.is_empty()
+            && !name.contains(['/', '\\'])
+            && name != "."
+            && name != ".."
+            && lines.next().is_none();
+        if !plain {
+            return Err(fail(&format!(
+                "{shown}: expected one line naming a controls file of {} (such as cis-7.0.yaml)",
+                input::display_path(&dir)
+            )));
+        }
+        let target = dir.join(name);
+        if !target.is_file() {
+            return Err(fail(&format!(
+                "{shown}: names {name}, which is not a file of {}",
+                input::display_path(&dir)
+            )));
+        }
+        if found.iter().all(|(_, t)| t != &target) {
+            found.push((pointer, target));
+        }
+    }
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.pop().map(|(_, target)| target)),
+        _ => {
+            let names: Vec<String> = found.iter().map(|(p, _)| input::display_path(p)).collect();
+            Err(fail(&format!(
+                "several SPEC directories name default controls ({}); choose one with --controls FILE, or none with --no-controls",
+                names.join(", ")
+            )))
+        }
     }
 }
 

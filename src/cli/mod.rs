@@ -175,6 +175,17 @@ pub struct RunArgs {
     #[arg(long, requires = "baseline")]
     pub fail_on_new: bool,
 
+    // --- benchmark controls (docs/reports.md, "Controls") ---
+    /// A benchmark's controls file (YAML, e.g. rules/aws-cis/controls/cis-7.0.yaml): every
+    /// report adds each control, by section, with the verdict of the rules that reference
+    /// it. Default: the file named by controls/default in a SPEC directory (rules/aws-cis).
+    #[arg(long, value_name = "FILE")]
+    pub controls: Option<PathBuf>,
+
+    /// No controls view, even when a SPEC directory names default controls.
+    #[arg(long, conflicts_with = "controls")]
+    pub no_controls: bool,
+
     /// Write the JSON report, JUnit, SARIF and the inventory into DIR, named with the run's
     /// UTC time, plus latest.* copies (atomically, under a lock).
     #[arg(long, value_name = "DIR")]

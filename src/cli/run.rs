@@ -27,12 +27,20 @@ Examples:
   cloudspec run specs/ --waivers waivers.yaml --baseline audits/latest.report.json \
     --fail-on-new --output-dir audits
   cloudspec run examples/prod.cloudspec --terraform examples/terraform
+  cloudspec run rules/aws-cis --inventory inv.json --controls rules/aws-cis/controls/cis-6.0.0.yaml
   cloudspec run specs/ --terraform infra --var-file prod.tfvars --var region=eu-west-1 \
     --format sarif=results.sarif --fail-on-unknown
 
 Scheduled audits (docs/audits.md): --waivers accepts known failures until they expire;
 --baseline marks failures new or persisting and lists what was fixed; --output-dir keeps
 every run's reports and latest.* copies, written atomically under a lock.
+
+Benchmark controls (docs/reports.md, \"Controls\"): --controls FILE adds every control of a
+benchmark to each report, by section, with the verdict of the rules whose Reference names it
+(fail > error > unknown > waived > pass > skip; manual or not covered without rules). A SPEC
+directory with a controls/default file (one line naming a file of controls/) brings that
+file unless --controls names another or --no-controls: `cloudspec run rules/aws-cis` reports
+the CIS v7.0 controls.
 
 Crossplane compositions (docs/compositions.md): --composition renders a function-hcl
 composition for --xr and judges each desired resource as k8s:<group>:<Kind>.

@@ -11,7 +11,7 @@ use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table};
 
 use super::{group_label, resource_counts, sorted_resources, RenderOptions};
-use crate::outcome::{ResourceOutcome, RunOutcome, Status};
+use crate::outcome::{ControlStatus, ControlsView, ResourceOutcome, RunOutcome, Status};
 use crate::text::escape_control as e;
 
 /// The table's width in columns, whatever the terminal.
@@ -26,10 +26,17 @@ pub fn render(outcome: &RunOutcome, options: &RenderOptions) -> String {
     out.push_str(&rules_table(outcome, options.color).to_string());
     out.push('\n');
     out.push('\n');
+    if let Some(view) = &outcome.audit.controls {
+        out.push_str(&controls_section(outcome, view, options.color));
+    }
     // Each rule's details end with a blank line, which then separates the summary.
     out.push_str(&details(outcome, options.color));
     out.push_str(&summary_line(outcome, options.color));
     out.push('\n');
+    if let Some(view) = &outcome.audit.controls {
+        out.push_str(&controls_summary_line(view, options.color));
+        out.push('\n');
+    }
     out.push_str(&audit_lines(outcome));
     for warning in &outcome.warnings {
         out.push_str(&format!(
@@ -119,6 +126,81 @@ fn paint(text: &str, code: Option<&str>, color: bool) -> String {
         Some(code) if color => format!("\u{1b}[{code}m{text}\u{1b}[0m"),
         _ => text.to_string(),
     }
+}
+
+/// The width of a rule's status word under a control (`unknown`).
+const RULE_STATUS_WIDTH: usize = 7;
+
+/// The controls view: the benchmark, then each section and its controls in benchmark
+/// order (id, status, title), each control's rules under it (status, group and rule, and
+/// how many resources fail), ending with a blank line.
+fn controls_section(outcome: &RunOutcome, view: &ControlsView, color: bool) -> String {
+    let mut out = format!(
+        "Controls of {} {} ({})\n",
+        e(&view.benchmark),
+        e(&view.version),
+        e(&view.file)
+    );
+    let id_width = view
+        .controls()
+        .map(|(_, c)| e(&c.id).chars().count())
+        .max()
+        .unwrap_or(0);
+    let status_width = ControlStatus::ALL
+        .iter()
+        .map(|s| s.label().len())
+        .max()
+        .unwrap_or(0);
+    for section in &view.sections {
+        out.push_str(&format!("\n{} {}\n", e(&section.id), e(&section.title)));
+        for control in &section.controls {
+            let status = format!("{:<status_width$}", control.status.label());
+            let code = control.status.as_status().and_then(ansi_color);
+            out.push_str(&format!(
+                "  {:<id_width$}  {}  {}\n",
+                e(&control.id),
+                paint(&status, code, color),
+                e(&control.title)
+            ));
+            for rule in &control.rules {
+                let failing = match rule.failing {
+                    0 => String::new(),
+                    n => format!(" ({n} of {} failing)", rule.resources),
+                };
+                let status = format!("{:<RULE_STATUS_WIDTH$}", rule.status.as_str());
+                out.push_str(&format!(
+                    "  {:<id_width$}    {} {} › {}{failing}\n",
+                    "",
+                    paint(&status, ansi_color(rule.status), color),
+                    e(&group_label(outcome, &rule.spec, &rule.group)),
+                    e(&rule.name)
+                ));
+            }
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// `CIS ... 7.0.0: 70 controls: 2 pass, 6 fail, ...`: every status with a control in it.
+fn controls_summary_line(view: &ControlsView, color: bool) -> String {
+    let parts: Vec<String> = view
+        .counts()
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(status, n)| {
+            let code = status.as_status().and_then(ansi_color);
+            format!("{n} {}", paint(status.label(), code, color))
+        })
+        .collect();
+    let total = view.controls().count();
+    let controls = if total == 1 { "control" } else { "controls" };
+    format!(
+        "{} {}: {total} {controls}: {}",
+        e(&view.benchmark),
+        e(&view.version),
+        parts.join(", ")
+    )
 }
 
 /// Every rule that did not pass, with its resources that did not pass.

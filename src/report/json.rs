@@ -9,8 +9,9 @@ use serde::Serialize;
 
 use super::sorted_resources;
 use crate::outcome::{
-    AppliedWaiver, BaselineSummary, Drift, Failure, GroupOutcome, Location, ResourceOutcome,
-    ResourceSource, RuleOutcome, RunOutcome, SpecOutcome, Status, UnknownPath, WaiverSummary,
+    AppliedWaiver, BaselineSummary, ControlSection, ControlStatus, ControlsView, Drift, Failure,
+    GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome, SpecOutcome,
+    Status, UnknownPath, WaiverSummary,
 };
 
 /// The version of the report's shape; bumped only on an incompatible change.
@@ -66,6 +67,34 @@ struct Report<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline: Option<&'a BaselineSummary>,
     groups: Vec<Group<'a>>,
+    /// With `--controls`: every control of the benchmark by section, with its verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    controls: Option<Controls<'a>>,
+}
+
+/// How many controls there are, and how many ended in each status.
+#[derive(Serialize, Default)]
+struct ControlSummary {
+    controls: usize,
+    pass: usize,
+    fail: usize,
+    error: usize,
+    unknown: usize,
+    waived: usize,
+    skip: usize,
+    manual: usize,
+    not_covered: usize,
+}
+
+/// The controls view: the benchmark, counts per control status, its sections in order.
+#[derive(Serialize)]
+struct Controls<'a> {
+    file: &'a str,
+    benchmark: &'a str,
+    version: &'a str,
+    reference_prefix: &'a str,
+    summary: ControlSummary,
+    sections: &'a [ControlSection],
 }
 
 /// A spec file of the run.
@@ -183,6 +212,36 @@ impl<'a> Report<'a> {
                 .iter()
                 .flat_map(|spec| spec.groups.iter().map(move |g| Group::new(spec, g)))
                 .collect(),
+            controls: outcome.audit.controls.as_ref().map(Controls::new),
+        }
+    }
+}
+
+impl<'a> Controls<'a> {
+    fn new(view: &'a ControlsView) -> Self {
+        let mut summary = ControlSummary {
+            controls: view.controls().count(),
+            ..ControlSummary::default()
+        };
+        for (status, n) in view.counts() {
+            *match status {
+                ControlStatus::Pass => &mut summary.pass,
+                ControlStatus::Fail => &mut summary.fail,
+                ControlStatus::Error => &mut summary.error,
+                ControlStatus::Unknown => &mut summary.unknown,
+                ControlStatus::Waived => &mut summary.waived,
+                ControlStatus::Skip => &mut summary.skip,
+                ControlStatus::Manual => &mut summary.manual,
+                ControlStatus::NotCovered => &mut summary.not_covered,
+            } = n;
+        }
+        Controls {
+            file: &view.file,
+            benchmark: &view.benchmark,
+            version: &view.version,
+            reference_prefix: &view.reference_prefix,
+            summary,
+            sections: &view.sections,
         }
     }
 }

@@ -13,7 +13,10 @@ use std::time::Duration;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite, XmlString};
 
 use super::{group_label, sorted_resources};
-use crate::outcome::{ResourceOutcome, RuleOutcome, RunOutcome, SpecOutcome, Status};
+use crate::outcome::{
+    ControlStatus, ControlVerdict, ControlsView, ResourceOutcome, RuleOutcome, RunOutcome,
+    SpecOutcome, Status,
+};
 
 /// The name of the `<testsuites>` element.
 const REPORT_NAME: &str = "cloudspec";
@@ -63,8 +66,108 @@ fn build(outcome: &RunOutcome) -> Report {
             report.add_test_suite(suite);
         }
     }
+    if let Some(view) = &outcome.audit.controls {
+        report.add_test_suite(controls_suite(outcome, view));
+    }
     report.set_time(total);
     report
+}
+
+/// The controls view as one more `<testsuite>`, named after the benchmark: its properties
+/// name the benchmark, version, reference prefix and file; one testcase per control in
+/// benchmark order (`classname` = the section, `name` = id and title), failing when the
+/// control fails, an error when it is `error`, skipped with the reason otherwise unless
+/// it passes. The body lists the control's reference and rules.
+fn controls_suite(outcome: &RunOutcome, view: &ControlsView) -> TestSuite {
+    let mut suite = TestSuite::new(format!("{} {}", view.benchmark, view.version));
+    suite.add_properties([
+        ("benchmark", view.benchmark.as_str()),
+        ("version", view.version.as_str()),
+        ("reference_prefix", view.reference_prefix.as_str()),
+        ("controls_file", view.file.as_str()),
+    ]);
+    for (section, control) in view.controls() {
+        let classname = XmlString::new(format!("{} {}", section.id, section.title));
+        let name = format!("{} {}", control.id, control.title);
+        let case = named_case(&classname, &name, control_status(outcome, control));
+        suite.add_test_case(case);
+    }
+    suite.set_time(Duration::ZERO);
+    let skipped = suite.disabled.to_string();
+    suite.extra.insert("skipped".into(), skipped.into());
+    suite.extra.insert("file".into(), view.file.as_str().into());
+    suite
+}
+
+/// `its rule fails` (of one rule), `2 of its 3 rules fail`.
+fn how_many(n: usize, of: usize, one: &str, several: &str) -> String {
+    if of == 1 {
+        format!("its rule {one}")
+    } else {
+        format!("{n} of its {of} rules {several}")
+    }
+}
+
+/// A control's verdict in JUnit terms.
+fn control_status(outcome: &RunOutcome, control: &ControlVerdict) -> TestCaseStatus {
+    let rules = control.rules.len();
+    let with = |status: Status| control.rules.iter().filter(|r| r.status == status).count();
+    let mut status = match control.status {
+        ControlStatus::Pass => TestCaseStatus::success(),
+        ControlStatus::Fail => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            s.set_message(how_many(with(Status::Fail), rules, "fails", "fail"))
+                .set_type(FAIL_TYPE.clone());
+            s
+        }
+        ControlStatus::Error => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+            s.set_message(how_many(
+                with(Status::Error),
+                rules,
+                "could not be evaluated",
+                "could not be evaluated",
+            ))
+            .set_type(ERROR_TYPE.clone());
+            s
+        }
+        other => {
+            let why = match other {
+                ControlStatus::Unknown => "a rule could not be decided",
+                ControlStatus::Waived => "every failure is waived",
+                ControlStatus::Skip => "no resource in scope of its rules",
+                ControlStatus::Manual => "assessed by hand; no rule of the run checks it",
+                _ => "no rule of the run checks this automated control",
+            };
+            let mut s = TestCaseStatus::skipped();
+            s.set_message(format!("{}: {why}", other.label()));
+            s
+        }
+    };
+    let mut lines = vec![control.reference.clone()];
+    for rule in &control.rules {
+        let mut line = format!(
+            "{}: {} / {}",
+            rule.status,
+            group_label(outcome, &rule.spec, &rule.group),
+            rule.name
+        );
+        if rule.failing > 0 {
+            line.push_str(&format!(
+                " ({} of {} failing)",
+                rule.failing, rule.resources
+            ));
+        }
+        line.push_str(&format!(" [{}:{}]", rule.location.file, rule.location.line));
+        lines.push(line);
+    }
+    if control.status == ControlStatus::Pass {
+        // A passing testcase has no element to carry a body; its rules are in the JSON
+        // and SARIF reports.
+        return status;
+    }
+    status.set_description(lines.join("\n"));
+    status
 }
 
 /// One group as a `<testsuite>`: its rules' testcases, its spec file, and a `skipped` count.

@@ -8,12 +8,14 @@
 //! execution notifications. Output is deterministic: no time, structs in a fixed key
 //! order.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
 use super::sorted_resources;
-use crate::outcome::{Drift, Location, ResourceOutcome, RuleOutcome, RunOutcome, Status};
+use crate::outcome::{
+    ControlsView, Drift, Location, ResourceOutcome, RuleOutcome, RunOutcome, Status,
+};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const SARIF_VERSION: &str = "2.1.0";
@@ -61,8 +63,67 @@ struct Run {
     tool: Tool,
     invocations: [Invocation; 1],
     results: Vec<SarifResult>,
+    /// With `--controls`: the benchmark as a taxonomy, one taxon per control.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    taxonomies: Vec<Taxonomy>,
     #[serde(skip_serializing_if = "Option::is_none")]
     properties: Option<RunProperties>,
+}
+
+/// A `toolComponent` of `run.taxonomies`: the benchmark and its controls.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Taxonomy {
+    name: String,
+    version: String,
+    short_description: Message,
+    taxa: Vec<Taxon>,
+    properties: TaxonomyProperties,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TaxonomyProperties {
+    reference_prefix: String,
+    controls_file: String,
+}
+
+/// A control as a `reportingDescriptor` of the taxonomy, with its verdict.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Taxon {
+    id: String,
+    short_description: Message,
+    properties: TaxonProperties,
+}
+
+#[derive(Serialize)]
+struct TaxonProperties {
+    reference: String,
+    section: String,
+    assessment: &'static str,
+    status: &'static str,
+}
+
+/// A descriptor's link to a control of the taxonomy.
+#[derive(Serialize)]
+struct Relationship {
+    target: RelationshipTarget,
+    kinds: [&'static str; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RelationshipTarget {
+    id: String,
+    index: usize,
+    tool_component: ToolComponentReference,
+}
+
+#[derive(Serialize)]
+struct ToolComponentReference {
+    name: String,
+    index: usize,
 }
 
 #[derive(Serialize)]
@@ -97,6 +158,9 @@ struct Descriptor {
     #[serde(skip_serializing_if = "Option::is_none")]
     help: Option<Message>,
     default_configuration: Configuration,
+    /// With `--controls`: the controls of the benchmark the rule references.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    relationships: Vec<Relationship>,
     properties: DescriptorProperties,
 }
 
@@ -217,17 +281,19 @@ struct IndexedRule<'a> {
 impl Run {
     fn new(outcome: &RunOutcome) -> Run {
         let rules = indexed_rules(outcome);
+        let controls = outcome.audit.controls.as_ref();
         Run {
             tool: Tool {
                 driver: Driver {
                     name: "cloudspec",
                     version: env!("CARGO_PKG_VERSION"),
                     information_uri: information_uri(),
-                    rules: rules.iter().map(descriptor).collect(),
+                    rules: rules.iter().map(|r| descriptor(r, controls)).collect(),
                 },
             },
             invocations: [invocation(outcome, &rules)],
             results: rules.iter().flat_map(rule_results).collect(),
+            taxonomies: controls.map(taxonomy).into_iter().collect(),
             properties: outcome.collected_at.as_ref().map(|at| RunProperties {
                 collected_at: at.clone(),
             }),
@@ -289,12 +355,81 @@ fn slug(text: &str, fallback: &str) -> String {
     }
 }
 
-fn descriptor(entry: &IndexedRule<'_>) -> Descriptor {
+/// The benchmark of the controls view as a SARIF taxonomy: one taxon per control, in
+/// benchmark order, with its section, assessment and verdict.
+fn taxonomy(view: &ControlsView) -> Taxonomy {
+    Taxonomy {
+        name: view.benchmark.clone(),
+        version: view.version.clone(),
+        short_description: Message {
+            text: format!("{} {}", view.benchmark, view.version),
+        },
+        taxa: view
+            .controls()
+            .map(|(section, control)| Taxon {
+                id: control.id.clone(),
+                short_description: Message {
+                    text: control.title.clone(),
+                },
+                properties: TaxonProperties {
+                    reference: control.reference.clone(),
+                    section: format!("{} {}", section.id, section.title),
+                    assessment: control.assessment.as_str(),
+                    status: control.status.as_str(),
+                },
+            })
+            .collect(),
+        properties: TaxonomyProperties {
+            reference_prefix: view.reference_prefix.clone(),
+            controls_file: view.file.clone(),
+        },
+    }
+}
+
+/// The controls of `view` that `rule` references, in the rule's order: each as a tag
+/// (its reference, `CIS-AWS-7.0-2.4`) and a relationship to its taxon.
+fn rule_controls(rule: &RuleOutcome, view: &ControlsView) -> (Vec<String>, Vec<Relationship>) {
+    let index: HashMap<&str, (usize, &str)> = view
+        .controls()
+        .enumerate()
+        .map(|(i, (_, c))| (c.reference.as_str(), (i, c.id.as_str())))
+        .collect();
+    let mut tags = Vec::new();
+    let mut relationships = Vec::new();
+    for reference in &rule.references {
+        let Some(&(i, id)) = index.get(reference.as_str()) else {
+            continue;
+        };
+        if tags.contains(reference) {
+            continue;
+        }
+        tags.push(reference.clone());
+        relationships.push(Relationship {
+            target: RelationshipTarget {
+                id: id.to_string(),
+                index: i,
+                tool_component: ToolComponentReference {
+                    name: view.benchmark.clone(),
+                    index: 0,
+                },
+            },
+            kinds: ["relevant"],
+        });
+    }
+    (tags, relationships)
+}
+
+fn descriptor(entry: &IndexedRule<'_>, controls: Option<&ControlsView>) -> Descriptor {
     let rule = entry.rule;
     let mut tags = vec![entry.group.to_string()];
     if !tags.contains(&rule.on) {
         tags.push(rule.on.clone());
     }
+    let (control_tags, relationships) = match controls {
+        Some(view) => rule_controls(rule, view),
+        None => (Vec::new(), Vec::new()),
+    };
+    tags.extend(control_tags);
     Descriptor {
         id: entry.id.clone(),
         name: rule.name.clone(),
@@ -315,6 +450,7 @@ fn descriptor(entry: &IndexedRule<'_>) -> Descriptor {
         default_configuration: Configuration {
             level: level(rule.severity.as_deref()),
         },
+        relationships,
         properties: DescriptorProperties {
             severity: rule.severity.clone(),
             security_severity: security_severity(rule.severity.as_deref()),

@@ -131,9 +131,15 @@ impl From<ScanError> for SyntaxError {
     }
 }
 
-/// Parses the first document of `text`; `None` when the text holds no document. A second
-/// document is an error.
+/// Parses the first document of a waiver file; `None` when the text holds no document. A
+/// second document is an error.
 pub(crate) fn parse(text: &str) -> Result<Option<Node>, SyntaxError> {
+    parse_one(text, "a waiver file")
+}
+
+/// Parses the first document of `text`, which is `what` (`a controls file`) in messages;
+/// `None` when the text holds no document. A second document is an error.
+pub(crate) fn parse_one(text: &str, what: &str) -> Result<Option<Node>, SyntaxError> {
     let mut builder = Builder::default();
     let mut budget = Budget::default();
     let mut parser = Parser::new_from_str(text);
@@ -146,8 +152,7 @@ pub(crate) fn parse(text: &str) -> Result<Option<Node>, SyntaxError> {
             if documents > 1 {
                 return Err(SyntaxError {
                     pos: Pos::of(&span),
-                    message: "a waiver file holds one YAML document; remove this `---` and what follows it, or merge the documents"
-                        .into(),
+                    message: format!("{what} holds one YAML document; remove this `---` and what follows it, or merge the documents"),
                 });
             }
         }

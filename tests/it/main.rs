@@ -22,6 +22,7 @@ mod cli_syntax;
 mod cli_test_cmd;
 mod composition_cli;
 mod conformance;
+mod controls;
 mod eval_budget;
 mod eval_threads;
 mod fmt;

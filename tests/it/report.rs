@@ -246,11 +246,72 @@ fn empty() -> RunOutcome {
     }
 }
 
+/// A benchmark of every control status, for [`with_controls`].
+const CONTROLS: &str = r#"
+benchmark: Example Benchmark
+version: "1.0"
+reference_prefix: EX-1.0
+sections:
+  - id: "1"
+    title: Compute
+    controls:
+      - { id: "1.1", title: "Instances use large gp2 volumes", assessment: automated }
+      - { id: "1.2", title: "Instances are named", assessment: automated }
+      - { id: "1.3", title: "Volumes are encrypted", assessment: automated }
+      - { id: "1.4", title: "Load balancers use TLS 1.2", assessment: automated }
+      - { id: "1.5", title: "Instances are tagged", assessment: manual }
+  - id: "2"
+    title: Storage
+    controls:
+      - { id: "2.1", title: "Buckets are encrypted", assessment: automated }
+      - { id: "2.2", title: "Buckets block public access", assessment: automated }
+      - { id: "2.3", title: "Buckets are patched", assessment: automated }
+      - { id: "2.4", title: "Data is classified", assessment: manual }
+"#;
+
+/// [`every_status`] with rules referencing controls of [`CONTROLS`] and its controls view:
+/// one control per status (fail beating unknown in 1.1, error in 1.3 and 2.2, pass in 1.5
+/// by a manual control's rule, waived, skip, not covered, manual), and a warning for a
+/// reference to a control the file does not list.
+fn with_controls() -> RunOutcome {
+    let mut outcome = every_status();
+    let refs = |ids: &[&str]| ids.iter().map(|id| format!("EX-1.0-{id}")).collect();
+    let mut tagged = rule(
+        "Instances must be tagged",
+        "aws:ec2:instance",
+        Status::Pass,
+        40,
+    );
+    tagged.resources = vec![instance("i-0abc", Status::Pass)];
+    tagged.references = refs(&["1.5"]);
+    for spec in &mut outcome.specs {
+        for group in &mut spec.groups {
+            for rule in &mut group.rules {
+                let ids: &[&str] = match rule.status {
+                    Status::Fail => &["1.1"],
+                    Status::Unknown => &["1.1", "1.2"],
+                    Status::Skip => &["1.4"],
+                    Status::Waived => &["2.1", "9.9"],
+                    Status::Error if rule.on == "aws:s3:bucket" => &["2.2"],
+                    Status::Error => &["1.3"],
+                    Status::Pass => &[],
+                };
+                rule.references.extend(refs(ids));
+            }
+        }
+        spec.groups[0].rules.push(tagged.clone());
+    }
+    let catalog = cloudspec::controls::parse(CONTROLS).expect("the example controls parse");
+    cloudspec::controls::apply(&catalog, "controls/example.yaml", &mut outcome);
+    outcome
+}
+
 fn cases() -> Vec<(&'static str, RunOutcome)> {
     vec![
         ("every_status", every_status()),
         ("two_specs", two_specs()),
         ("empty", empty()),
+        ("with_controls", with_controls()),
     ]
 }
 
