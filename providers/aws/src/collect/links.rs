@@ -6,16 +6,38 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use cloudspec_model::from_json::JsonResource;
+use cloudspec_model::CollectionError;
 
 use super::convert::refs;
 use crate::types::{EVERY_OWNER, TYPES};
 
 /// Sets every reverse link whose both sides were collected (`collected` lists the types
-/// collected without error in at least one region).
-pub(crate) fn add_reverse_links(resources: &mut [JsonResource], collected: &BTreeSet<&str>) {
+/// collected without error in any region). A link whose other side failed (a whole type's
+/// error in `errors`) is left out and returned as an error of that member of the owning
+/// type, so that a rule reading it is `error`, not judged on an empty list.
+pub(crate) fn add_reverse_links(
+    resources: &mut [JsonResource],
+    collected: &BTreeSet<&str>,
+    errors: &[CollectionError],
+) -> Vec<CollectionError> {
     let links = TYPES
         .iter()
         .flat_map(|t| t.links.iter().map(move |l| (t.name, l)));
+    let mut unlinked = Vec::new();
+    for (owner, l) in links
+        .clone()
+        .filter(|(owner, l)| collected.contains(owner) && !collected.contains(l.source))
+    {
+        for e in errors
+            .iter()
+            .filter(|e| e.type_name == l.source && e.members.is_empty())
+        {
+            let message = format!("{} (of {}): {}", l.member, l.source, e.message);
+            unlinked.push(
+                CollectionError::new(owner, e.region.clone(), message).of_members(&[l.member]),
+            );
+        }
+    }
     for (owner, l) in
         links.filter(|(owner, l)| collected.contains(l.source) && collected.contains(owner))
     {
@@ -39,6 +61,7 @@ pub(crate) fn add_reverse_links(resources: &mut [JsonResource], collected: &BTre
                 .insert(l.member.to_string(), refs(l.source, ids));
         }
     }
+    unlinked
 }
 
 #[cfg(test)]
@@ -68,7 +91,7 @@ mod tests {
             res("aws:ec2:subnet", "subnet-1", json!({"vpc_id": "vpc-1"})),
         ];
         let collected: BTreeSet<&str> = ["aws:ec2:vpc", "aws:ec2:flow_log"].into();
-        add_reverse_links(&mut all, &collected);
+        assert!(add_reverse_links(&mut all, &collected, &[]).is_empty());
         assert_eq!(
             all[0].properties["flow_logs"],
             json!([{"$ref": "aws:ec2:flow_log/fl-1"}])
@@ -78,5 +101,53 @@ mod tests {
             !all[0].properties.contains_key("subnets"),
             "subnets were not collected"
         );
+    }
+
+    #[test]
+    fn a_multi_region_trail_belongs_to_every_region() {
+        let mut all = vec![
+            res("aws:ec2:region", "us-east-1", json!({})),
+            res("aws:ec2:region", "eu-west-1", json!({})),
+            res(
+                "aws:cloudtrail:trail",
+                "org",
+                json!({"home_region": "us-east-1", "is_multi_region_trail": true}),
+            ),
+            res(
+                "aws:cloudtrail:trail",
+                "local",
+                json!({"home_region": "eu-west-1", "is_multi_region_trail": false}),
+            ),
+        ];
+        let collected: BTreeSet<&str> = ["aws:ec2:region", "aws:cloudtrail:trail"].into();
+        assert!(add_reverse_links(&mut all, &collected, &[]).is_empty());
+        assert_eq!(
+            all[0].properties["trails"],
+            json!([{"$ref": "aws:cloudtrail:trail/org"}])
+        );
+        assert_eq!(
+            all[1].properties["trails"],
+            json!([{"$ref": "aws:cloudtrail:trail/local"}, {"$ref": "aws:cloudtrail:trail/org"}])
+        );
+    }
+
+    #[test]
+    fn a_link_whose_other_side_failed_is_an_error_of_that_member() {
+        let mut all = vec![res("aws:ec2:region", "us-east-1", json!({}))];
+        let collected: BTreeSet<&str> = ["aws:ec2:region"].into();
+        let failed = [CollectionError::new(
+            "aws:accessanalyzer:analyzer",
+            Some("us-east-1".into()),
+            "ListAnalyzers: HTTP 500 without an error code",
+        )];
+        let errors = add_reverse_links(&mut all, &collected, &failed);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].type_name, "aws:ec2:region");
+        assert_eq!(errors[0].members, ["analyzers"]);
+        assert_eq!(
+            errors[0].message,
+            "analyzers (of aws:accessanalyzer:analyzer): ListAnalyzers: HTTP 500 without an error code"
+        );
+        assert!(!all[0].properties.contains_key("analyzers"));
     }
 }

@@ -190,9 +190,14 @@ pub async fn collect(
         .types
         .iter()
         .map(String::as_str)
-        .filter(|t| !errors.iter().any(|e| e.type_name == *t))
+        .filter(|t| {
+            !errors
+                .iter()
+                .any(|e| e.type_name == *t && e.members.is_empty())
+        })
         .collect();
-    links::add_reverse_links(&mut resources, &complete);
+    let unlinked = links::add_reverse_links(&mut resources, &complete, &errors);
+    errors.extend(unlinked);
     ctx.finish_progress();
     for r in &mut resources {
         for value in r.properties.values_mut() {
