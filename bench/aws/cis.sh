@@ -61,7 +61,13 @@ per_resource = {
     "GetPolicyVersion": policies_with_document,
     "GetTrailStatus": res["aws:cloudtrail:trail"], "GetEventSelectors": res["aws:cloudtrail:trail"],
     "GetBucketPolicy": res["aws:s3:bucket"], "GetBucketVersioning": res["aws:s3:bucket"],
-    "GetPublicAccessBlock": res["aws:s3:bucket"], "GetBucketLocation": 0,
+    # The buckets' and the account's (S3 Control) public access blocks.
+    "GetPublicAccessBlock": res["aws:s3:bucket"] + 1,
+    # Per bucket when ListBuckets does not name its region (moto 5.1 does not).
+    "GetBucketLocation": res["aws:s3:bucket"],
+    "DescribeConfigurationRecorderStatus": len({r["region"] for r in inventory["resources"]
+                                                if r["type"] == "aws:config:configuration_recorder"}),
+    "ListServerCertificates": 1,
     "GetEbsEncryptionByDefault": res["aws:ec2:region"],
     "GetAccountSummary": 1, "GetAccountPasswordPolicy": 1, "ListEntitiesForPolicy": 1,
     "GetCallerIdentity": 1, "ListBuckets": 1, "ListUsers": 1, "ListPolicies": 2,
