@@ -1195,6 +1195,8 @@ fn cis_logging_and_identity_controls_on_the_seeded_account() {
         "support access only\n{log}"
     );
     assert_eq!(calls(&log, "ListRoles"), 0, "no rule reads roles\n{log}");
+    // The IAM and the S3 account share one answer.
+    assert_eq!(calls(&log, "GetCallerIdentity"), 1, "{log}");
     let inv: Value =
         serde_json::from_str(&std::fs::read_to_string(&inventory).expect("saved")).expect("JSON");
     let trail = saved_resource(&inv, &org);

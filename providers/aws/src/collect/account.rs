@@ -16,14 +16,7 @@ pub(crate) async fn collect(t: &Task) -> Fetched {
         return Err(format!("{}: expected two calls", t.ty.name));
     };
     let (ctx, home) = (&t.ctx, t.region.as_str());
-    let client = client::sts(&t.config, home, &ctx.attempts);
-    let caller = ctx
-        .request(None, identity, client.get_caller_identity().send())
-        .await?;
-    let account_id = caller
-        .account()
-        .ok_or("GetCallerIdentity: the answer names no account")?
-        .to_string();
+    let account_id = ctx.account_id(&t.config, home, identity).await?;
     let client = client::s3control(&t.config, home, &ctx.attempts);
     let request = client.get_public_access_block().account_id(&account_id);
     let block = match ctx.send(None, access_block, request.send()).await {

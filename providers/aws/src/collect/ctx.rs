@@ -26,6 +26,8 @@ pub(crate) struct Ctx {
     progress: Option<ProgressBar>,
     /// `MaxResults` for paginated EC2 calls (the largest every operation accepts).
     pub(crate) page_size: i32,
+    /// The account id from STS GetCallerIdentity, asked once for every type that needs it.
+    caller: tokio::sync::OnceCell<Result<String, String>>,
 }
 
 impl Ctx {
@@ -38,7 +40,31 @@ impl Ctx {
             by_operation: Mutex::new(BTreeMap::new()),
             progress,
             page_size,
+            caller: tokio::sync::OnceCell::new(),
         }
+    }
+
+    /// The account the credentials belong to (GetCallerIdentity, `call`), asked once per
+    /// run whatever number of types need it; a failure is every asker's error.
+    pub(crate) async fn account_id(
+        &self,
+        config: &aws_config::SdkConfig,
+        region: &str,
+        call: &Call,
+    ) -> Result<String, String> {
+        self.caller
+            .get_or_init(|| async {
+                let sts = super::client::sts(config, region, &self.attempts);
+                let caller = self
+                    .request(None, call, sts.get_caller_identity().send())
+                    .await?;
+                caller
+                    .account()
+                    .map(str::to_string)
+                    .ok_or_else(|| "GetCallerIdentity: the answer names no account".to_string())
+            })
+            .await
+            .clone()
     }
 
     /// Waits for a slot under `--concurrency`; hold it for the duration of one request.

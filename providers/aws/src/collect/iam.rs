@@ -217,14 +217,7 @@ pub(crate) async fn account(t: &Task) -> Fetched {
         return Err(format!("{}: expected one call", t.ty.name));
     };
     let ctx = &t.ctx;
-    let sts = client::sts(&t.config, &t.region, &ctx.attempts);
-    let caller = ctx
-        .request(None, identity, sts.get_caller_identity().send())
-        .await?;
-    let account_id = caller
-        .account()
-        .ok_or("GetCallerIdentity: the answer names no account")?
-        .to_string();
+    let account_id = ctx.account_id(&t.config, &t.region, identity).await?;
     let mut props = Map::new();
     props.insert("account_id".into(), json!(account_id));
     let mut found = vec![JsonResource {
