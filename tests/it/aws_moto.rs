@@ -64,6 +64,42 @@ impl Moto {
         Some(moto)
     }
 
+    /// moto hosted by `moto_backdated.py` (ThreadedMotoServer in that script's process):
+    /// seeded, with IAM dates moved into the past on moto's backend; with its summary.
+    fn start_backdated() -> Option<(Moto, Value)> {
+        let install = match usable_moto() {
+            Ok(install) => install,
+            Err(reason) => {
+                assert!(!on_ci(), "a usable moto is required under CI: {reason}");
+                skip_notice(reason);
+                return None;
+            }
+        };
+        let port = free_port();
+        let mut child = Command::new(&install.python)
+            .arg(fixtures().join("moto_backdated.py"))
+            .arg(port.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("moto_backdated.py starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let moto = Moto {
+            child,
+            port,
+            python: install.python.clone(),
+        };
+        let mut line = String::new();
+        let mut reader = std::io::BufReader::new(stdout);
+        std::io::BufRead::read_line(&mut reader, &mut line)
+            .expect("moto_backdated.py prints its summary");
+        // Keep draining: a closed pipe would fail the server's later writes.
+        std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+        let summary = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("moto_backdated.py: {e}: {line:?}"));
+        Some((moto, summary))
+    }
+
     pub(crate) fn endpoint(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
@@ -1217,4 +1253,55 @@ fn cis_logging_and_identity_controls_on_the_seeded_account() {
         ]
     );
     assert_eq!(undeclared_keys(&inv), Vec::<String>::new());
+}
+
+/// CIS 2.11-2.13 on dates AWS would answer: moto's backend backdated in the server's own
+/// process (`moto_backdated.py`), read over HTTP by the real binary. alice's key is 120 days
+/// old and unused for 60, her console password unused for 50; dave has two new active
+/// keys; bob's key is inactive.
+#[test]
+fn cis_credential_age_controls_on_backdated_keys() {
+    let Some((moto, seeded)) = Moto::start_backdated() else {
+        return;
+    };
+    let users = &seeded["iam"]["users"];
+    let arn = |name: &str| users[name].as_str().unwrap_or_default().to_string();
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/aws-cis/identity.cloudspec");
+    let out = moto.run(
+        &[spec.to_str().unwrap_or_default(), "--format", "json"],
+        &[],
+    );
+    let report = report(&out);
+    let everyone = ["alice", "bob", "carol", "dave"];
+    for (rule, users, failing) in [
+        (
+            "Access keys unused for 45 days are disabled",
+            &everyone[..],
+            "alice",
+        ),
+        // Only alice has a console password (the others are out of the rule's scope).
+        (
+            "Console passwords unused for 45 days are disabled",
+            &["alice"][..],
+            "alice",
+        ),
+        (
+            "Each user has at most one active access key",
+            &everyone[..],
+            "dave",
+        ),
+        (
+            "Active access keys are rotated every 90 days",
+            &everyone[..],
+            "alice",
+        ),
+    ] {
+        let verdicts = resource_statuses(&report, rule);
+        assert_eq!(verdicts.len(), users.len(), "{rule}: {verdicts:?}");
+        for user in users {
+            let want = if *user == failing { "fail" } else { "pass" };
+            let got = status_of(&verdicts, &arn(user));
+            assert_eq!(got, want, "{rule}: {user}\n{}", stderr(&out));
+        }
+    }
 }
