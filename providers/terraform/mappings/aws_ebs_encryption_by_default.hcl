@@ -38,4 +38,26 @@ object {
     reason   = "the region's default EBS key (aws_ebs_default_kms_key is not mapped)"
     not_null = true
   }
+  # The region's links to other services' settings: what the account holds besides this
+  # configuration is not in the plan.
+  unknown "trails" {
+    reason   = "the trails that log the region (the account's, not only this configuration's)"
+    not_null = true
+  }
+  unknown "configuration_recorders" {
+    reason   = "the region's AWS Config recorders (the account's, not only this configuration's)"
+    not_null = true
+  }
+  unknown "delivery_channels" {
+    reason   = "the region's AWS Config delivery channels (the account's, not only this configuration's)"
+    not_null = true
+  }
+  unknown "hubs" {
+    reason   = "whether Security Hub is enabled in the region (the account's setting)"
+    not_null = true
+  }
+  unknown "analyzers" {
+    reason   = "the region's IAM Access Analyzer analyzers (the account's, not only this configuration's)"
+    not_null = true
+  }
 }

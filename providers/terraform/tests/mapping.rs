@@ -216,10 +216,15 @@ fn a_mapping_that_leaves_members_out_is_reported() {
         mappings.check(&cloudspec_aws::schemas()),
         [
             "mine.hcl: enabled is not a member of aws:ec2:region",
+            "mine.hcl: aws:ec2:region has a member analyzers this mapping gives no value",
+            "mine.hcl: aws:ec2:region has a member configuration_recorders this mapping gives no value",
+            "mine.hcl: aws:ec2:region has a member delivery_channels this mapping gives no value",
             "mine.hcl: aws:ec2:region has a member ebs_default_kms_key_id this mapping gives no value",
             "mine.hcl: aws:ec2:region has a member ebs_encryption_by_default this mapping gives no value",
             "mine.hcl: aws:ec2:region has a member endpoint this mapping gives no value",
+            "mine.hcl: aws:ec2:region has a member hubs this mapping gives no value",
             "mine.hcl: aws:ec2:region has a member opt_in_status this mapping gives no value",
+            "mine.hcl: aws:ec2:region has a member trails this mapping gives no value",
         ]
     );
 }
