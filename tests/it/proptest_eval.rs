@@ -328,7 +328,7 @@ fn pattern_spec(pattern: &str) -> (String, Spec) {
         .iter_mut()
         .zip([PredicateKind::Matching, PredicateKind::NotMatching])
     {
-        let Tail::Predicate(p) = &mut rule.assert[0].tail else {
+        let Tail::Predicate(p) = &mut rule.assert.alternatives[0][0].tail else {
             panic!("a predicate")
         };
         p.kind = kind;

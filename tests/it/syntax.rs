@@ -6,7 +6,9 @@ use std::path::Path;
 
 use cloudspec::diagnostic::line_col;
 use cloudspec::render_diagnostics::render;
-use cloudspec::syntax::ast::{Literal, PredicateKind, Quantifier, Severity, Spec, Statement, Tail};
+use cloudspec::syntax::ast::{
+    Body, Literal, PredicateKind, Quantifier, Severity, Spec, Statement, Tail,
+};
 use cloudspec::syntax::parse;
 use cloudspec::syntax::predicates::{Operands, PREDICATES};
 
@@ -28,9 +30,15 @@ fn wrap(statements: &str) -> String {
     )
 }
 
-/// The Assert statements of the first rule.
+/// The statements of a body without `or`.
+fn only(body: &Body) -> &[Statement] {
+    assert_eq!(body.alternatives.len(), 1, "one alternative: {body:?}");
+    &body.alternatives[0]
+}
+
+/// The Assert statements of the first rule (which has no `or`).
 fn asserts(spec: &Spec) -> &[Statement] {
-    &spec.groups[0].rules[0].assert
+    only(&spec.groups[0].rules[0].assert)
 }
 
 /// The single Assert statement of `statements`.
@@ -106,14 +114,16 @@ fn seed_example_builds_the_expected_tree() {
     assert_eq!(spec.groups.len(), 2);
     let ec2 = &spec.groups[1].rules[0];
     assert_eq!(ec2.on.value, "aws:ec2:instance");
-    assert_eq!(ec2.with[0].path.keys[0].value, "environment");
-    let Tail::Nested(devices) = &ec2.assert[0].tail else {
+    assert_eq!(only(&ec2.with)[0].path.keys[0].value, "environment");
+    let Tail::Nested(devices) = &only(&ec2.assert)[0].tail else {
         panic!("nested")
     };
+    let devices = only(devices);
     assert!(devices[0].path.association.is_some());
     let Tail::Nested(volume) = &devices[0].tail else {
         panic!("nested")
     };
+    let volume = only(volume);
     assert_eq!(volume.len(), 2);
     assert_eq!(predicate_of(&volume[1]).kind, PredicateKind::Gte);
 }
@@ -149,9 +159,11 @@ fn keywords_and_predicate_words_are_case_insensitive() {
         rule.severity.as_ref().map(|s| s.value),
         Some(Severity::Critical)
     );
-    assert_eq!(predicate_of(&rule.with[0]).words, "equal to");
-    assert_eq!(predicate_of(&rule.with[1]).words, "is not null");
-    assert!(matches!(predicate_of(&rule.assert[0]).operands[0], Literal::Bool(ref b) if b.value));
+    assert_eq!(predicate_of(&only(&rule.with)[0]).words, "equal to");
+    assert_eq!(predicate_of(&only(&rule.with)[1]).words, "is not null");
+    assert!(
+        matches!(predicate_of(&only(&rule.assert)[0]).operands[0], Literal::Bool(ref b) if b.value)
+    );
 }
 
 #[test]
@@ -364,7 +376,7 @@ fn greater_than_sign_after_a_member_is_a_predicate() {
     let Tail::Nested(body) = &s.tail else {
         panic!("nested")
     };
-    assert_eq!(predicate_of(&body[0]).kind, PredicateKind::Gt);
+    assert_eq!(predicate_of(&only(body)[0]).kind, PredicateKind::Gt);
 }
 
 #[test]
