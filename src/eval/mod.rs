@@ -580,6 +580,8 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
 
 #[cfg(test)]
 mod new_forms_tests;
+#[cfg(test)]
+mod or_tests;
 
 #[cfg(test)]
 mod tests {

@@ -344,7 +344,10 @@ impl<'a> Walker<'a> {
     /// when some alternative holds, false when every one fails, else unknown (Kleene, as
     /// `any` over elements). The fast walk stops at the first alternative that holds without
     /// resting on an empty list; the detailed walk tries them all, as `any` tries every
-    /// element, so an error met in any of them makes the resource an error either way.
+    /// element. An error (a reference into a type whose collection failed) counts only when
+    /// it is what stops the disjunction: when some alternative holds, what the others met is
+    /// forgotten (the verdict does not rest on it, and so it does not depend on the order of
+    /// the alternatives); otherwise the resource is an error, as under `and`.
     ///
     /// What the detailed walk keeps: when every alternative fails, the failures of each
     /// (what each one found); when the result is unknown, the unknown paths and not the
@@ -357,6 +360,8 @@ impl<'a> Walker<'a> {
         let cap = t.cap;
         let marks = (t.failures.total, t.unknowns.total, t.notes.total);
         let saw_empty = std::mem::replace(&mut t.saw_empty, false);
+        let error = t.error.take();
+        let touched_failed = t.touched_failed.take();
         let mut result = Truth::False;
         // Some alternative held only vacuously / some held outright.
         let (mut vacuous, mut outright) = (false, false);
@@ -371,6 +376,11 @@ impl<'a> Walker<'a> {
             }
         }
         t.saw_empty = saw_empty || (vacuous && !outright);
+        let own_error = std::mem::replace(&mut t.error, error);
+        let own_touched_failed = std::mem::replace(&mut t.touched_failed, touched_failed);
+        if result != Truth::True {
+            t.merge_flags(false, own_error, own_touched_failed);
+        }
         if t.detail {
             if result != Truth::False {
                 t.failures.truncate(marks.0, cap);
