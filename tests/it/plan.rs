@@ -121,3 +121,23 @@ fn permissions_include_describe_vpc_attribute_when_dns_attributes_are_read() {
         serde_json::json!(["ec2:DescribeRegions", "ec2:DescribeVpcs"])
     );
 }
+
+#[test]
+fn every_alternative_of_an_or_is_planned() {
+    let p = plan_of(
+        "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:s3:bucket\nWith tags[\"env\"] == \"prod\" or tags[\"env\"] == \"staging\"\nAssert versioning ( status == \"Enabled\" ) or logging ( target_bucket is not null )\n",
+    );
+    assert!(p.needs_member("aws:s3:bucket", "versioning"));
+    assert!(p.needs_member("aws:s3:bucket", "logging"));
+    assert!(p.needs_member("aws:s3:bucket", "tags"));
+    assert!(!p.needs_member("aws:s3:bucket", "policy"));
+    // Inside a body, through an association in the second alternative only.
+    let p = plan_of(
+        "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:ec2:instance\nAssert block_device_mappings ( device_name == \"x\" or ebs ( > volume ( > snapshot ( encrypted is true ) ) ) )\n",
+    );
+    assert_eq!(
+        types(&p),
+        ["aws:ec2:instance", "aws:ec2:snapshot", "aws:ec2:volume"]
+    );
+    assert!(p.needs_member("aws:ec2:snapshot", "encrypted"));
+}

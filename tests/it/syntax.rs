@@ -1346,3 +1346,104 @@ fn new_predicate_words_are_member_names_too() {
     assert!(s.quantifier.is_none());
     assert_eq!(s.path.name.value, "any");
 }
+
+// ----- or ---------------------------------------------------------------------------------
+
+/// The member names of each alternative of `body`.
+fn alternative_names(body: &Body) -> Vec<Vec<String>> {
+    body.alternatives
+        .iter()
+        .map(|a| a.iter().map(|s| s.path.name.value.clone()).collect())
+        .collect()
+}
+
+#[test]
+fn or_splits_statements_into_alternatives_and_and_binds_tighter() {
+    let spec = parse_ok(&wrap(
+        "a == 1 and b == 1 or c == 1 And d == 1\n    OR e == 1",
+    ));
+    assert_eq!(
+        alternative_names(&spec.groups[0].rules[0].assert),
+        [vec!["a", "b"], vec!["c", "d"], vec!["e"]]
+    );
+    let s = statement("n ( a == 1 Or b == 1 and c == 1 )");
+    let Tail::Nested(body) = &s.tail else {
+        panic!("nested")
+    };
+    assert_eq!(alternative_names(body), [vec!["a"], vec!["b", "c"]]);
+    let spec =
+        parse_ok("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c With x == 1 or y == 1 Assert z == 1");
+    assert_eq!(
+        alternative_names(&spec.groups[0].rules[0].with),
+        [vec!["x"], vec!["y"]]
+    );
+}
+
+#[test]
+fn or_is_a_word_bounded_keyword_and_still_a_member_name() {
+    let spec = parse_ok(&wrap("orders == 1 or origin == 2"));
+    assert_eq!(
+        alternative_names(&spec.groups[0].rules[0].assert),
+        [vec!["orders"], vec!["origin"]]
+    );
+    // Where a member is expected, `or` is one (language.md: only `and` cannot be).
+    let spec = parse_ok(&wrap("or == 1 or Or is true\n    Or or ( or > 1 )"));
+    assert_eq!(
+        alternative_names(&spec.groups[0].rules[0].assert),
+        [vec!["or"], vec!["Or"], vec!["or"]]
+    );
+    // A quantifier word followed by a predicate is a member, also before `or`.
+    let spec = parse_ok(&wrap("all is true or no == 2"));
+    assert_eq!(
+        alternative_names(&spec.groups[0].rules[0].assert),
+        [vec!["all"], vec!["no"]]
+    );
+    // The predicate words with "or" in them are unchanged.
+    let s = statement("size greater than or equal to 5");
+    assert_eq!(predicate_of(&s).kind, PredicateKind::Gte);
+    let spec = parse_ok(&wrap("size less than or equal to 5 or size gte 10"));
+    let body = &spec.groups[0].rules[0].assert;
+    assert_eq!(
+        predicate_of(&body.alternatives[0][0]).kind,
+        PredicateKind::Lte
+    );
+    assert_eq!(
+        predicate_of(&body.alternatives[1][0]).kind,
+        PredicateKind::Gte
+    );
+}
+
+#[test]
+fn a_dangling_or_is_a_positioned_error() {
+    let help = "\"or\" joins two statements and needs one after it: a == 1 or b == 2; remove it if no other alternative is meant";
+    for (statements, col, found) in [
+        ("a == 1 or", 21, "found the end of the file"),
+        ("a == 1 Or\n", 21, "found the end of the file"),
+        ("x ( a == 1 or )", 26, "found \")\""),
+        ("a == 1 or and b == 2", 22, "found \"and\""),
+    ] {
+        let source = wrap(statements);
+        let parsed = parse(&source);
+        assert_eq!(parsed.diagnostics.len(), 1, "{statements}");
+        let d = &parsed.diagnostics[0];
+        assert_eq!(d.code, "syntax");
+        assert_eq!(d.message, "expected a member name or \">\"", "{statements}");
+        assert_eq!(line_col(&source, d.span.start), (5, col), "{statements}");
+        assert_eq!(d.label.as_deref(), Some(found), "{statements}");
+        assert_eq!(d.help.as_deref(), Some(help), "{statements}");
+    }
+    // After the words of a duration, `or` is not a unit.
+    assert_eq!(
+        messages(&wrap("a older than 5 or b == 1")),
+        ["\"older than\" needs a time unit after 5"]
+    );
+    // The expected lists read as before `or` existed.
+    assert_eq!(
+        messages(&wrap("x == 1 y")),
+        ["expected \"And\" or the end of the rule"]
+    );
+    assert_eq!(
+        messages(&wrap("n ( x == 1 y )")),
+        ["expected \"and\" or \")\""]
+    );
+}
