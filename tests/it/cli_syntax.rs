@@ -187,7 +187,8 @@ fn validate_reports_an_invalid_pattern_and_fmt_normalizes_the_new_forms() {
 
 #[test]
 fn validate_points_at_a_dangling_or() {
-    let text = "Spec \"s\"\n\nGroup \"g\"\n  Rule \"r\"\n    On t:x:res\n    Assert a == 1\n    Or\n";
+    let text =
+        "Spec \"s\"\n\nGroup \"g\"\n  Rule \"r\"\n    On t:x:res\n    Assert a == 1\n    Or\n";
     let dir = dir_with(&[("or.cloudspec", text)]);
     let out = run(&["validate", "--color", "never", "."], dir.path());
     assert_eq!(out.status.code(), Some(2));
