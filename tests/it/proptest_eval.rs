@@ -1,9 +1,9 @@
 //! Property tests of the evaluator's budget (docs/language.md, "Evaluation limits"): random
 //! specs (nested statements joined by `and` and `or`, associations, quantifiers) over random
 //! inventories whose references fan out, form cycles, dangle or lead into a failed
-//! collection. Evaluation always terminates without panicking, records at most the cap of findings per resource,
-//! and a resource either gets the verdict an unlimited evaluation gives it or the
-//! out-of-steps error; remembering walks changes nothing. The specs use the counting
+//! collection. Evaluation always terminates without panicking, records at most the cap of
+//! findings per resource, and a resource either gets the verdict an unlimited evaluation
+//! gives it or the out-of-steps error; remembering walks changes nothing. The specs use the counting
 //! quantifiers too (`at least 1`, `at most 1`, `exactly 2`, `at least 0`).
 //!
 //! Pattern predicates: `matching` and `not matching` with random patterns, valid or not, on
