@@ -3,8 +3,8 @@
 //! inventories whose references fan out, form cycles, dangle or lead into a failed
 //! collection. Evaluation always terminates without panicking, records at most the cap of
 //! findings per resource, and a resource either gets the verdict an unlimited evaluation
-//! gives it or the out-of-steps error; remembering walks changes nothing. The specs use the counting
-//! quantifiers too (`at least 1`, `at most 1`, `exactly 2`, `at least 0`).
+//! gives it or the out-of-steps error; remembering walks changes nothing. The specs use the
+//! counting quantifiers too (`at least 1`, `at most 1`, `exactly 2`, `at least 0`).
 //!
 //! Pattern predicates: `matching` and `not matching` with random patterns, valid or not, on
 //! random values never panic; a valid pattern gives what the `regex` crate's search gives,
