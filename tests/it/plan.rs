@@ -141,3 +141,24 @@ fn every_alternative_of_an_or_is_planned() {
     );
     assert!(p.needs_member("aws:ec2:snapshot", "encrypted"));
 }
+
+#[test]
+fn the_static_checks_see_every_alternative_of_an_or() {
+    let text = "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:s3:bucket\nWith tags[\"env\"] == \"prod\" or nmae == \"x\"\nAssert versioning ( status == \"Enabled\" or statuss == \"Suspended\" )\nOr loging is null\n";
+    let parsed = parse(text);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let spec = parsed.spec.expect("the test spec parses");
+    let diagnostics = cloudspec::check::check(&spec, &cloudspec_aws::schemas());
+    let found: Vec<(&str, &str)> = diagnostics
+        .iter()
+        .map(|d| (d.code, &text[d.span.start..d.span.end]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("unknown-member", "nmae"),
+            ("unknown-member", "statuss"),
+            ("unknown-member", "loging")
+        ]
+    );
+}
