@@ -8,7 +8,7 @@
 use crate::diagnostic::{quoted, Diagnostic};
 use crate::model::schema::{Member, MemberType, SchemaSet};
 use crate::predicates::{def, Applies};
-use crate::syntax::ast::{Spec, Statement, Tail};
+use crate::syntax::ast::{Body, Spec, Statement, Tail};
 
 /// Every problem of `spec` against several providers' schemas, in source order: each rule
 /// is checked against the provider its type names (`aws:ec2:instance` against `aws`).
@@ -50,7 +50,7 @@ pub fn check(spec: &Spec, schemas: &SchemaSet) -> Vec<Diagnostic> {
                 members: Some(&schema.members),
                 owner: on.clone(),
             };
-            for s in rule.with.iter().chain(&rule.assert) {
+            for s in rule.statements() {
                 statement(s, &scope, schemas, &mut out);
             }
         }
@@ -171,7 +171,7 @@ fn statement(s: &Statement, scope: &Scope<'_>, schemas: &SchemaSet, out: &mut Ve
 fn nested(
     s: &Statement,
     ty: &MemberType,
-    body: &[Statement],
+    body: &Body,
     schemas: &SchemaSet,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -184,7 +184,7 @@ fn nested(
                     Some(schema) => Scope { members: Some(&schema.members), owner: target.clone() },
                     None => Scope { members: None, owner: target.clone() },
                 };
-                for b in body {
+                for b in body.statements() {
                     statement(b, &scope, schemas, out);
                 }
             }
@@ -214,7 +214,7 @@ fn nested(
                 members: Some(members),
                 owner: name.value.clone(),
             };
-            for b in body {
+            for b in body.statements() {
                 statement(b, &scope, schemas, out);
             }
         }
@@ -254,7 +254,7 @@ fn nested(
 /// known types; nothing to check for now.
 fn nested_any(_s: &Statement, _schemas: &SchemaSet, _out: &mut Vec<Diagnostic>) {}
 
-fn nested_any_body(_body: &[Statement], _schemas: &SchemaSet, _out: &mut Vec<Diagnostic>) {}
+fn nested_any_body(_body: &Body, _schemas: &SchemaSet, _out: &mut Vec<Diagnostic>) {}
 
 fn strip_list(ty: &MemberType) -> &MemberType {
     match ty {
@@ -365,7 +365,7 @@ mod tests {
             let parsed = crate::syntax::parse(&source);
             let mut spec = parsed.spec.expect("parses");
             let rule = &mut spec.groups[0].rules[0];
-            let Tail::Predicate(p) = &mut rule.assert[0].tail else {
+            let Tail::Predicate(p) = &mut rule.assert.alternatives[0][0].tail else {
                 panic!("a predicate")
             };
             p.kind = kind;

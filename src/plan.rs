@@ -23,7 +23,7 @@ pub fn plan(specs: &[&Spec], schemas: &SchemaSet) -> CollectionPlan {
                 type_name: Some(on),
                 members: &schema.members,
             };
-            for s in rule.with.iter().chain(&rule.assert) {
+            for s in rule.statements() {
                 statement(s, &scope, schemas, &mut out);
             }
         }
@@ -45,9 +45,10 @@ fn statement(s: &Statement, scope: &Scope<'_>, schemas: &SchemaSet, out: &mut Co
     if let Some(type_name) = scope.type_name {
         out.add_member(type_name, name);
     }
-    let body: &[Statement] = match &s.tail {
-        Tail::Nested(body) => body,
-        Tail::Predicate(_) => &[],
+    // Every alternative's statements: an `or` reads the members of each.
+    let body: Vec<&Statement> = match &s.tail {
+        Tail::Nested(body) => body.statements().collect(),
+        Tail::Predicate(_) => Vec::new(),
     };
     match element(&member.ty) {
         MemberType::Association { target } => {

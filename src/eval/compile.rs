@@ -11,7 +11,7 @@ use ipnetwork::IpNetwork;
 
 use crate::model::{Interner, Sym};
 use crate::predicates::{def, parse_instant, Lit, Operand, Operands, Pattern, PredicateDef};
-use crate::syntax::ast::{Literal, Predicate, Quantifier, Statement, Tail};
+use crate::syntax::ast::{Body, Literal, Predicate, Quantifier, Statement, Tail};
 use crate::truth::Bound;
 
 /// What compiling a rule needs besides its statements.
@@ -47,7 +47,15 @@ pub(crate) struct CStmt {
 #[derive(Debug)]
 pub(crate) enum CTail {
     Predicate(CPredicate),
-    Nested(Vec<CStmt>),
+    Nested(CBody),
+}
+
+/// Statements joined by `and` and `or` (a With, an Assert, a `( ... )` body): the
+/// alternatives of a disjunction, each a conjunction. Without `or` there is one alternative
+/// (none for a rule without With).
+#[derive(Debug, Default)]
+pub(crate) struct CBody {
+    pub alternatives: Vec<Vec<CStmt>>,
 }
 
 #[derive(Debug)]
@@ -63,8 +71,19 @@ pub(crate) struct CPredicate {
 }
 
 /// Compiles statements under a context quantifier (`Every` for Assert, `Any` for With).
-pub(crate) fn statements(stmts: &[Statement], context: Quantifier, ctx: Ctx<'_>) -> Vec<CStmt> {
-    stmts.iter().map(|s| statement(s, context, ctx)).collect()
+pub(crate) fn statements(body: &Body, context: Quantifier, ctx: Ctx<'_>) -> CBody {
+    CBody {
+        alternatives: body
+            .alternatives
+            .iter()
+            .map(|alternative| {
+                alternative
+                    .iter()
+                    .map(|s| statement(s, context, ctx))
+                    .collect()
+            })
+            .collect(),
+    }
 }
 
 fn statement(s: &Statement, context: Quantifier, ctx: Ctx<'_>) -> CStmt {

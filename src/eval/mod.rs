@@ -179,7 +179,7 @@ pub fn evaluate_at(
     let warnings = dangling_warnings(inventory);
     let timed = rules
         .iter()
-        .any(|(_, rule, _)| rule.with.iter().chain(&rule.assert).any(uses_time));
+        .any(|(_, rule, _)| rule.statements().any(uses_time));
     RunOutcome {
         specs,
         collected_at: inventory.collected_at.clone(),
@@ -231,7 +231,7 @@ fn dangling_warnings(inventory: &Inventory) -> Vec<String> {
 fn uses_time(s: &Statement) -> bool {
     match &s.tail {
         Tail::Predicate(p) => crate::predicates::def(p.kind).applies == Applies::Timestamp,
-        Tail::Nested(body) => body.iter().any(uses_time),
+        Tail::Nested(body) => body.statements().any(uses_time),
     }
 }
 
@@ -460,7 +460,7 @@ fn reaching<'e>(
     deep: bool,
 ) -> Vec<&'e CollectionError> {
     let mut names = HashSet::new();
-    for s in rule.with.iter().chain(&rule.assert) {
+    for s in rule.statements() {
         member_names(s, deep, &mut names);
     }
     errors
@@ -474,7 +474,7 @@ fn reaching<'e>(
 fn member_names<'s>(s: &'s Statement, deep: bool, out: &mut HashSet<&'s str>) {
     out.insert(s.path.name.value.as_str());
     if let (true, Tail::Nested(body)) = (deep, &s.tail) {
-        for b in body {
+        for b in body.statements() {
             member_names(b, deep, out);
         }
     }
@@ -580,6 +580,8 @@ fn resource_outcome(resource: &Resource, status: Status, trail: Trail) -> Resour
 
 #[cfg(test)]
 mod new_forms_tests;
+#[cfg(test)]
+mod or_tests;
 
 #[cfg(test)]
 mod tests {

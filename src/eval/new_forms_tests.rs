@@ -8,7 +8,9 @@ use super::*;
 use crate::model::Inventory;
 use crate::outcome::{ResourceOutcome, RunOutcome, Status};
 use crate::predicates::def;
-use crate::syntax::ast::{Literal, PredicateKind, Quantifier, Spanned, Spec, Statement, TimeUnit};
+use crate::syntax::ast::{
+    Body, Literal, PredicateKind, Quantifier, Spanned, Spec, Statement, TimeUnit,
+};
 
 /// The reference time a run without `--now` uses: `collected_at`, else the clock.
 fn reference_time(inventory: &Inventory) -> i128 {
@@ -36,8 +38,8 @@ fn inventory(resources: &str) -> Inventory {
     Inventory::from_slice(json.as_bytes(), "inventory.json").expect("inventory")
 }
 
-fn each_statement(stmts: &mut [Statement], f: &mut impl FnMut(&mut Statement)) {
-    for s in stmts {
+fn each_statement(body: &mut Body, f: &mut impl FnMut(&mut Statement)) {
+    for s in body.alternatives.iter_mut().flatten() {
         f(s);
         if let Tail::Nested(body) = &mut s.tail {
             each_statement(body, f);
@@ -739,7 +741,7 @@ fn a_pattern_is_compiled_once_per_rule() {
         now: 0,
     };
     let compiled = compile::statements(&rule.assert, Quantifier::Every, ctx);
-    let compile::CTail::Predicate(p) = &compiled[0].tail else {
+    let compile::CTail::Predicate(p) = &compiled.alternatives[0][0].tail else {
         panic!("a predicate")
     };
     let crate::predicates::Operand::Pattern(pattern) = &p.operand else {

@@ -13,7 +13,7 @@ pub fn projection<'a>(specs: impl IntoIterator<Item = &'a Spec>) -> Projection {
     let mut keep = Projection::new();
     for spec in specs {
         for rule in spec.groups.iter().flat_map(|g| &g.rules) {
-            for statement in rule.with.iter().chain(&rule.assert) {
+            for statement in rule.statements() {
                 add(statement, &mut keep);
             }
         }
@@ -26,13 +26,13 @@ fn add(statement: &Statement, keep: &mut Projection) {
     match &statement.tail {
         Tail::Nested(body) if statement.path.keys.is_empty() => {
             keep.keep_through(name);
-            for inner in body {
+            for inner in body.statements() {
                 add(inner, keep);
             }
         }
         Tail::Nested(body) => {
             keep.keep_whole(name);
-            for inner in body {
+            for inner in body.statements() {
                 add(inner, keep);
             }
         }

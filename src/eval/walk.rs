@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use std::rc::Rc;
 
 use super::compare::{display, to_json};
-use super::compile::{CPredicate, CStmt, CTail};
+use super::compile::{CBody, CPredicate, CStmt, CTail};
 use super::Limits;
 use crate::model::{CollectionError, Dangling, Inventory, Object, ResourceIdx, Sym, Value};
 use crate::outcome::{Failure, UnknownPath};
@@ -330,8 +330,74 @@ impl<'a> Walker<'a> {
         n <= self.limits.max_steps
     }
 
-    /// All statements hold on `elem` (they are correlated: the same element).
-    pub(crate) fn statements(&self, elem: Elem<'a>, stmts: &'a [CStmt], t: &mut Trail) -> Truth {
+    /// The statements hold on `elem` (they are correlated: the same element): all of them,
+    /// or with `or`, all of those of some alternative ([`Walker::disjunction`]).
+    pub(crate) fn statements(&self, elem: Elem<'a>, body: &'a CBody, t: &mut Trail) -> Truth {
+        match body.alternatives.as_slice() {
+            [only] => self.conjunction(elem, only, t),
+            [] => Truth::True,
+            alternatives => self.disjunction(elem, alternatives, t),
+        }
+    }
+
+    /// Statements joined by `or` (docs/language.md, "Either of two statements: or"): true
+    /// when some alternative holds, false when every one fails, else unknown (Kleene, as
+    /// `any` over elements). The fast walk stops at the first alternative that holds without
+    /// resting on an empty list; the detailed walk tries them all, as `any` tries every
+    /// element. An error (a reference into a type whose collection failed) counts only when
+    /// it is what stops the disjunction: when some alternative holds, what the others met is
+    /// forgotten (the verdict does not rest on it, and so it does not depend on the order of
+    /// the alternatives); otherwise the resource is an error, as under `and`.
+    ///
+    /// What the detailed walk keeps: when every alternative fails, the failures of each
+    /// (what each one found); when the result is unknown, the unknown paths and not the
+    /// failures of the alternatives that failed; when it holds, nothing from any
+    /// alternative, and no note of an alternative that held vacuously if another held
+    /// outright. (Kept out of line, like the counting walks, so that rules without `or`
+    /// walk as they did.)
+    #[inline(never)]
+    fn disjunction(&self, elem: Elem<'a>, alternatives: &'a [Vec<CStmt>], t: &mut Trail) -> Truth {
+        let cap = t.cap;
+        let marks = (t.failures.total, t.unknowns.total, t.notes.total);
+        let saw_empty = std::mem::replace(&mut t.saw_empty, false);
+        let error = t.error.take();
+        let touched_failed = t.touched_failed.take();
+        let mut result = Truth::False;
+        // Some alternative held only vacuously / some held outright.
+        let (mut vacuous, mut outright) = (false, false);
+        for alternative in alternatives {
+            t.saw_empty = false;
+            let r = self.conjunction(elem, alternative, t);
+            vacuous |= t.saw_empty;
+            outright |= r == Truth::True && !t.saw_empty;
+            result = result.or(r);
+            if outright && !t.detail {
+                break;
+            }
+        }
+        t.saw_empty = saw_empty || (vacuous && !outright);
+        let own_error = std::mem::replace(&mut t.error, error);
+        let own_touched_failed = std::mem::replace(&mut t.touched_failed, touched_failed);
+        if result != Truth::True {
+            t.merge_flags(false, own_error, own_touched_failed);
+        }
+        if t.detail {
+            if result != Truth::False {
+                t.failures.truncate(marks.0, cap);
+            }
+            if result == Truth::True {
+                t.unknowns.truncate(marks.1, cap);
+            }
+            if outright {
+                t.notes.truncate(marks.2, cap);
+            }
+        }
+        result
+    }
+
+    /// All statements hold on `elem`.
+    #[inline(always)]
+    fn conjunction(&self, elem: Elem<'a>, stmts: &'a [CStmt], t: &mut Trail) -> Truth {
         let mut acc = Truth::True;
         for s in stmts {
             acc = acc.and(self.statement(elem, s, t));
@@ -356,10 +422,10 @@ impl<'a> Walker<'a> {
         &self,
         target: ResourceIdx,
         elem: Elem<'a>,
-        body: &'a [CStmt],
+        body: &'a CBody,
         t: &mut Trail,
     ) -> Truth {
-        let key = (target, body.as_ptr() as usize);
+        let key = (target, std::ptr::from_ref(body) as usize);
         let hit = {
             let memo = self.memo.borrow();
             let map = if t.detail { &memo.detail } else { &memo.fast };
@@ -488,7 +554,7 @@ impl<'a> Walker<'a> {
         &self,
         leaf: Leaf<'a>,
         s: &'a CStmt,
-        body: &'a [CStmt],
+        body: &'a CBody,
         t: &mut Trail,
     ) -> Truth {
         self.quantify(leaf, s, true, t, |w, item, t| {
@@ -519,7 +585,7 @@ impl<'a> Walker<'a> {
         &self,
         leaf: Leaf<'a>,
         s: &'a CStmt,
-        body: &'a [CStmt],
+        body: &'a CBody,
         bound: Bound,
         t: &mut Trail,
     ) -> Truth {

@@ -76,10 +76,10 @@ pub struct Rule {
     pub remediation: Option<Spanned<String>>,
     /// The resource type: `aws:ec2:instance`.
     pub on: Spanned<String>,
-    /// `With` statements (joined by `And`); empty when there is no `With`.
-    pub with: Vec<Statement>,
-    /// `Assert` statements (joined by `And`); never empty in a parsed rule.
-    pub assert: Vec<Statement>,
+    /// `With` statements (joined by `And` and `Or`); empty when there is no `With`.
+    pub with: Body,
+    /// `Assert` statements (joined by `And` and `Or`); never empty in a parsed rule.
+    pub assert: Body,
     pub span: Span,
 }
 
@@ -122,6 +122,53 @@ impl fmt::Display for Severity {
     }
 }
 
+/// Statements joined by `and` and `or`: a `With`, an `Assert`, or a `( ... )` body. `and`
+/// binds tighter than `or` and nothing groups, so a body is a disjunction of conjunctions:
+/// `A and B or C` is `[[A, B], [C]]`. A body without `or` has one alternative; only a rule
+/// without `With` has an empty one (no alternatives), which holds.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Body {
+    /// The alternatives (joined by `or`), each its statements (joined by `and`). No
+    /// alternative is empty in a parsed file.
+    pub alternatives: Vec<Vec<Statement>>,
+}
+
+impl Body {
+    /// Statements joined by `and` only: one alternative (none when `statements` is empty).
+    pub fn all(statements: Vec<Statement>) -> Body {
+        if statements.is_empty() {
+            Body::default()
+        } else {
+            Body {
+                alternatives: vec![statements],
+            }
+        }
+    }
+
+    /// Every statement of every alternative, in source order.
+    pub fn statements(&self) -> impl Iterator<Item = &Statement> + '_ {
+        self.alternatives.iter().flatten()
+    }
+
+    /// No statement at all (a rule without `With`).
+    pub fn is_empty(&self) -> bool {
+        self.alternatives.iter().all(Vec::is_empty)
+    }
+
+    /// Whether the statements are joined by `or` somewhere at this level (not counting
+    /// bodies nested inside them).
+    pub fn has_or(&self) -> bool {
+        self.alternatives.len() > 1
+    }
+}
+
+impl Rule {
+    /// The rule's top-level statements: `With`'s, then `Assert`'s, every alternative.
+    pub fn statements(&self) -> impl Iterator<Item = &Statement> + '_ {
+        self.with.statements().chain(self.assert.statements())
+    }
+}
+
 /// One statement: `[quantifier] [>] name["key"]... (predicate | ( statements ))`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Statement {
@@ -146,8 +193,8 @@ pub struct MemberPath {
 pub enum Tail {
     /// `name predicate`.
     Predicate(Predicate),
-    /// `name ( statement and statement ... )`: correlated statements on each element.
-    Nested(Vec<Statement>),
+    /// `name ( statement and statement or ... )`: correlated statements on each element.
+    Nested(Body),
 }
 
 /// Quantifier words: `any`/`some`, `every`/`all`, `no`/`none`, and the counting forms

@@ -31,7 +31,8 @@ fn phrase(r: Rule) -> Option<Phrase> {
         Rule::WHITESPACE | Rule::COMMENT | Rule::ident_char | Rule::metadata | Rule::ref_part => {
             None
         }
-        Rule::stmt_end | Rule::predicate_body | Rule::str_escape | Rule::str_char => None,
+        Rule::stmt_end | Rule::statements | Rule::predicate_body => None,
+        Rule::str_escape | Rule::str_char => None,
         Rule::gt_words | Rule::gte_words | Rule::lt_words | Rule::lte_words | Rule::ip_words => {
             None
         }
@@ -48,6 +49,9 @@ fn phrase(r: Rule) -> Option<Phrase> {
         Rule::resource_ref => ph(7, "a resource type such as aws:ec2:instance"),
         Rule::with_clause | Rule::kw_with => ph(8, "\"With\""),
         Rule::kw_and => ph(9, "\"And\""),
+        // Never listed: where `or` may come, `and` may too, and the messages read as they
+        // did before `or` existed ("expected \"And\" or the end of the rule").
+        Rule::kw_or => None,
         Rule::assert_clause | Rule::kw_assert => ph(10, "\"Assert\""),
         Rule::statement | Rule::association | Rule::assoc_marker | Rule::quantifier => {
             ph(20, MEMBER)
@@ -162,6 +166,14 @@ pub(super) fn syntax_error(source: &str, error: &Error<Rule>, offset: usize) -> 
     let found = describe_found(source, token);
     match &error.variant {
         ErrorVariant::ParsingError { positives, .. } => {
+            // `or` is allowed wherever `and` is; it is left out of the expected lists (see
+            // `phrase`) and of every test on them.
+            let positives: Vec<Rule> = positives
+                .iter()
+                .copied()
+                .filter(|r| *r != Rule::kw_or)
+                .collect();
+            let positives = positives.as_slice();
             // After `at least`, `at most` or `exactly`, a count is what is missing (`exactly`
             // read as a member name cannot be followed by a word either).
             let count_only = [Rule::count];
@@ -173,7 +185,8 @@ pub(super) fn syntax_error(source: &str, error: &Error<Rule>, offset: usize) -> 
             let expected = expected_text(positives);
             let mut diag = Diagnostic::error("syntax", format!("expected {expected}"), token)
                 .with_label(found.clone());
-            let help = keyword_read_as_member(source, pos, positives)
+            let help = dangling_or(source, pos, positives)
+                .or_else(|| keyword_read_as_member(source, pos, positives))
                 .or_else(|| missing_count(source, pos, token, positives))
                 .or_else(|| exactly_read_as_member(source, pos, token))
                 .or_else(|| help_for(positives, &found));
@@ -271,6 +284,27 @@ fn help_for(positives: &[Rule], found: &str) -> Option<String> {
         );
     }
     None
+}
+
+/// When a statement was expected right after `or`: it joins two statements, and the second
+/// is missing.
+fn dangling_or(source: &str, pos: usize, positives: &[Rule]) -> Option<String> {
+    let member_expected = positives
+        .iter()
+        .any(|r| phrase(*r).is_some_and(|p| p.text == MEMBER));
+    if !member_expected || !word_before(source, pos)?.eq_ignore_ascii_case("or") {
+        return None;
+    }
+    Some("\"or\" joins two statements and needs one after it: a == 1 or b == 2; remove it if no other alternative is meant".into())
+}
+
+/// The word that ends just before `pos` (after blanks), if any.
+fn word_before(source: &str, pos: usize) -> Option<&str> {
+    let before = source.get(..pos)?.trim_end();
+    let word_start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map_or(0, |i| i + 1);
+    before.get(word_start..).filter(|w| !w.is_empty())
 }
 
 /// When a count was expected after `at least`, `at most` or `exactly`: the quantifier with a

@@ -5,11 +5,12 @@
 //!   between groups; `Rule` indented 2; its metadata, `On`, `With`, `Assert` and `And`
 //!   lines indented 4. Metadata lines keep their order from the source.
 //! - One statement per line: `With`/`Assert` and their first statement share a line, each
-//!   further statement starts a line with `And`.
+//!   further statement starts a line with `And`, or with `Or` when it starts another
+//!   alternative (`and` binds tighter than `or`, so the lines read as written).
 //! - A nested body `( ... )` that holds a single predicate statement (and no comment) stays
 //!   on one line: `> subnet ( map_public_ip_on_launch is false )`. Any other body opens
 //!   with `(` at the end of the line, puts one statement per line indented two more (the
-//!   second and later ones starting with `and`), and closes with `)` on its own line.
+//!   second and later ones starting with `and` or `or`), and closes with `)` on its own line.
 //! - Keywords are capitalised as in the seed (`Spec`, `Group`, ...), `and` inside
 //!   parentheses, quantifiers and predicate words are lower-case; predicate words are the
 //!   ones the user wrote (a synonym is never swapped for another). Counting quantifiers
@@ -20,9 +21,32 @@
 //!   appended to the line holding the code before it.
 
 use super::ast::{
-    Literal, Predicate, PredicateKind, Quantifier, Rule, Span, Spec, Statement, Tail,
+    Body, Literal, Predicate, PredicateKind, Quantifier, Rule, Span, Spec, Statement, Tail,
 };
 use super::lexer::{self, Comment};
+
+/// Each statement of `body` with the word that starts it: `first` for the first statement,
+/// `and` for the next ones of an alternative, `or` for the first of each further one.
+fn joined<'b>(
+    body: &'b Body,
+    first: &'b str,
+    and: &'b str,
+    or: &'b str,
+) -> impl Iterator<Item = (&'b str, &'b Statement)> {
+    body.alternatives
+        .iter()
+        .enumerate()
+        .flat_map(move |(a, alternative)| {
+            alternative.iter().enumerate().map(move |(i, statement)| {
+                let prefix = match (a, i) {
+                    (0, 0) => first,
+                    (_, 0) => or,
+                    _ => and,
+                };
+                (prefix, statement)
+            })
+        })
+}
 
 /// Prints `spec` in canonical layout, keeping the comments found in `source` (the text
 /// `spec` was parsed from; pass `""` for a tree built in code).
@@ -118,10 +142,9 @@ impl Printer<'_> {
         self.clause("Assert", &rule.assert);
     }
 
-    /// `With first` / `And second` ..., or `Assert ...`.
-    fn clause(&mut self, keyword: &str, statements: &[Statement]) {
-        for (i, statement) in statements.iter().enumerate() {
-            let prefix = if i == 0 { keyword } else { "And" };
+    /// `With first` / `And second` / `Or third` ..., or `Assert ...`.
+    fn clause(&mut self, keyword: &str, body: &Body) {
+        for (prefix, statement) in joined(body, keyword, "And", "Or") {
             self.statement(4, &format!("{prefix} "), statement);
         }
     }
@@ -137,14 +160,13 @@ impl Printer<'_> {
         }
     }
 
-    fn body(&mut self, indent: usize, head: String, owner: &Statement, body: &[Statement]) {
+    fn body(&mut self, indent: usize, head: String, owner: &Statement, body: &Body) {
         if let Some(inline) = self.inline_body(owner, body) {
             self.push(indent, format!("{head} ( {inline} )"), owner.span.start);
             return;
         }
         self.push(indent, format!("{head} ("), owner.span.start);
-        for (i, statement) in body.iter().enumerate() {
-            let prefix = if i == 0 { "" } else { "and " };
+        for (prefix, statement) in joined(body, "", "and ", "or ") {
             self.statement(indent + 2, prefix, statement);
         }
         self.push(indent, ")".to_string(), owner.span.end.saturating_sub(1));
@@ -154,8 +176,13 @@ impl Printer<'_> {
     }
 
     /// The one-line text of a body holding one predicate statement and no comment.
-    fn inline_body(&self, owner: &Statement, body: &[Statement]) -> Option<String> {
-        let [only] = body else { return None };
+    fn inline_body(&self, owner: &Statement, body: &Body) -> Option<String> {
+        let [alternative] = body.alternatives.as_slice() else {
+            return None;
+        };
+        let [only] = alternative.as_slice() else {
+            return None;
+        };
         let Tail::Predicate(predicate) = &only.tail else {
             return None;
         };

@@ -9,7 +9,7 @@ use pest::iterators::Pair;
 use pest::Parser as _;
 
 use super::ast::{
-    Group, Literal, MemberPath, Predicate, PredicateKind, Quantifier, Rule, Severity, Span,
+    Body, Group, Literal, MemberPath, Predicate, PredicateKind, Quantifier, Rule, Severity, Span,
     Spanned, Spec, Statement, Tail, TimeUnit,
 };
 use super::errors;
@@ -322,8 +322,8 @@ impl<'s> Builder<'s> {
         let mut remediation: Option<Spanned<String>> = None;
         let mut references = Vec::new();
         let mut on = None;
-        let mut with = Vec::new();
-        let mut assert = Vec::new();
+        let mut with = Body::default();
+        let mut assert = Body::default();
         for inner in pair.into_inner() {
             match inner.as_rule() {
                 G::string => name = Some(self.string(inner)),
@@ -412,12 +412,21 @@ impl<'s> Builder<'s> {
             .map(|p| self.string(p))
     }
 
-    /// Every statement among `pair`'s children.
-    fn statements(&mut self, pair: Pair<'s, G>) -> Option<Vec<Statement>> {
-        pair.into_inner()
-            .filter(|p| p.as_rule() == G::statement)
-            .map(|p| self.statement(p))
-            .collect()
+    /// The statements among `pair`'s children, split into alternatives at each `or` (`and`
+    /// binds tighter: `A and B or C` is `[[A, B], [C]]`).
+    fn statements(&mut self, pair: Pair<'s, G>) -> Option<Body> {
+        let mut alternatives = vec![Vec::new()];
+        for inner in pair.into_inner() {
+            match inner.as_rule() {
+                G::statement => {
+                    let statement = self.statement(inner)?;
+                    alternatives.last_mut()?.push(statement);
+                }
+                G::kw_or => alternatives.push(Vec::new()),
+                _ => {}
+            }
+        }
+        Some(Body { alternatives })
     }
 
     fn statement(&mut self, pair: Pair<'s, G>) -> Option<Statement> {

@@ -184,3 +184,24 @@ fn validate_reports_an_invalid_pattern_and_fmt_normalizes_the_new_forms() {
         "Spec \"s\"\n\nGroup \"g\"\n  Rule \"r\"\n    On aws:iam:user\n    Assert at most 1 access_keys ( created older than 1 day )\n"
     );
 }
+
+#[test]
+fn validate_points_at_a_dangling_or() {
+    let text =
+        "Spec \"s\"\n\nGroup \"g\"\n  Rule \"r\"\n    On t:x:res\n    Assert a == 1\n    Or\n";
+    let dir = dir_with(&[("or.cloudspec", text)]);
+    let out = run(&["validate", "--color", "never", "."], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let expected = "\
+error[syntax]: expected a member name or \">\"
+ --> ./or.cloudspec:7:7
+  |
+7 |     Or
+  |       ^ found the end of the file
+  |
+  = help: \"or\" joins two statements and needs one after it: a == 1 or b == 2; remove it if no other alternative is meant
+
+error: 1 of 1 file has errors (1 error)
+";
+    assert_eq!(stderr(&out), expected);
+}

@@ -160,3 +160,15 @@ fn the_new_forms_fixture_formats_idempotently_and_keeps_its_tree_and_comments() 
     assert_eq!(parse(&once).spec, parse(&source).spec);
     assert_eq!(comment_texts(&once), comment_texts(&source));
 }
+
+#[test]
+fn or_starts_a_line_as_and_does() {
+    let source = "Spec \"s\" Group \"g\" Rule \"r\" On a:b:c With x == 1 OR y == 1 Assert a == 1 and b == 1 or c == 1 And n ( d == 1 oR e == 1 ) And m ( f == 1 )";
+    let out = fmt(source);
+    assert_eq!(
+        out,
+        "Spec \"s\"\n\nGroup \"g\"\n  Rule \"r\"\n    On a:b:c\n    With x == 1\n    Or y == 1\n    Assert a == 1\n    And b == 1\n    Or c == 1\n    And n (\n      d == 1\n      or e == 1\n    )\n    And m ( f == 1 )\n"
+    );
+    assert_eq!(fmt(&out), out);
+    assert_eq!(parse(&out).spec, parse(source).spec);
+}

@@ -121,3 +121,44 @@ fn permissions_include_describe_vpc_attribute_when_dns_attributes_are_read() {
         serde_json::json!(["ec2:DescribeRegions", "ec2:DescribeVpcs"])
     );
 }
+
+#[test]
+fn every_alternative_of_an_or_is_planned() {
+    let p = plan_of(
+        "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:s3:bucket\nWith tags[\"env\"] == \"prod\" or tags[\"env\"] == \"staging\"\nAssert versioning ( status == \"Enabled\" ) or logging ( target_bucket is not null )\n",
+    );
+    assert!(p.needs_member("aws:s3:bucket", "versioning"));
+    assert!(p.needs_member("aws:s3:bucket", "logging"));
+    assert!(p.needs_member("aws:s3:bucket", "tags"));
+    assert!(!p.needs_member("aws:s3:bucket", "policy"));
+    // Inside a body, through an association in the second alternative only.
+    let p = plan_of(
+        "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:ec2:instance\nAssert block_device_mappings ( device_name == \"x\" or ebs ( > volume ( > snapshot ( encrypted is true ) ) ) )\n",
+    );
+    assert_eq!(
+        types(&p),
+        ["aws:ec2:instance", "aws:ec2:snapshot", "aws:ec2:volume"]
+    );
+    assert!(p.needs_member("aws:ec2:snapshot", "encrypted"));
+}
+
+#[test]
+fn the_static_checks_see_every_alternative_of_an_or() {
+    let text = "Spec \"s\"\nGroup \"g\"\nRule \"r\"\nOn aws:s3:bucket\nWith tags[\"env\"] == \"prod\" or nmae == \"x\"\nAssert versioning ( status == \"Enabled\" or statuss == \"Suspended\" )\nOr loging is null\n";
+    let parsed = parse(text);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let spec = parsed.spec.expect("the test spec parses");
+    let diagnostics = cloudspec::check::check(&spec, &cloudspec_aws::schemas());
+    let found: Vec<(&str, &str)> = diagnostics
+        .iter()
+        .map(|d| (d.code, &text[d.span.start..d.span.end]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("unknown-member", "nmae"),
+            ("unknown-member", "statuss"),
+            ("unknown-member", "loging")
+        ]
+    );
+}

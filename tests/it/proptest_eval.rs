@@ -1,10 +1,10 @@
 //! Property tests of the evaluator's budget (docs/language.md, "Evaluation limits"): random
-//! specs (nested statements, associations, quantifiers) over random inventories whose
-//! references fan out, form cycles, dangle or lead into a failed collection. Evaluation
-//! always terminates without panicking, records at most the cap of findings per resource,
-//! and a resource either gets the verdict an unlimited evaluation gives it or the
-//! out-of-steps error; remembering walks changes nothing. The specs use the counting
-//! quantifiers too (`at least 1`, `at most 1`, `exactly 2`, `at least 0`).
+//! specs (nested statements joined by `and` and `or`, associations, quantifiers) over random
+//! inventories whose references fan out, form cycles, dangle or lead into a failed
+//! collection. Evaluation always terminates without panicking, records at most the cap of
+//! findings per resource, and a resource either gets the verdict an unlimited evaluation
+//! gives it or the out-of-steps error; remembering walks changes nothing. The specs use the
+//! counting quantifiers too (`at least 1`, `at most 1`, `exactly 2`, `at least 0`).
 //!
 //! Pattern predicates: `matching` and `not matching` with random patterns, valid or not, on
 //! random values never panic; a valid pattern gives what the `regex` crate's search gives,
@@ -35,7 +35,7 @@ fn counting_parses() -> bool {
 }
 
 /// A statement as text: a member with a predicate, or a member (or association) with a
-/// body of statements joined by `and`.
+/// body of statements joined by `and` and `or`.
 fn statement() -> impl Strategy<Value = String> {
     let quantifier = prop_oneof![
         4 => prop_oneof![Just(""), Just("any "), Just("every "), Just("no ")],
@@ -58,16 +58,32 @@ fn statement() -> impl Strategy<Value = String> {
         (
             quantifier.clone(),
             prop_oneof![Just("> r"), Just("> r"), Just("> o"), Just("o"), Just("xs")],
-            prop::collection::vec(inner, 1..=3),
+            prop::collection::vec((any::<bool>(), inner), 1..=3),
         )
-            .prop_map(|(q, m, body)| format!("{q}{m} ( {} )", body.join(" and ")))
+            .prop_map(|(q, m, body)| format!("{q}{m} ( {} )", joined(&body, "and", "or")))
     })
 }
 
-fn rule() -> impl Strategy<Value = (Option<String>, Vec<String>)> {
+/// Statements joined by `and` (or by `or` where the flag says so).
+fn joined(statements: &[(bool, String)], and: &str, or: &str) -> String {
+    let mut out = String::new();
+    for (i, (is_or, s)) in statements.iter().enumerate() {
+        if i > 0 {
+            out.push_str(if *is_or { or } else { and });
+        }
+        out.push(' ');
+        out.push_str(s);
+        out.push(' ');
+    }
+    out.trim().to_string()
+}
+
+type RuleText = (Option<Vec<(bool, String)>>, Vec<(bool, String)>);
+
+fn rule() -> impl Strategy<Value = RuleText> {
     (
-        prop::option::of(statement()),
-        prop::collection::vec(statement(), 1..=2),
+        prop::option::of(prop::collection::vec((any::<bool>(), statement()), 1..=2)),
+        prop::collection::vec((any::<bool>(), statement()), 1..=3),
     )
 }
 
@@ -77,12 +93,15 @@ fn spec() -> impl Strategy<Value = String> {
         for (i, (with, assert)) in rules.iter().enumerate() {
             out.push_str(&format!("  Rule \"R{i}\"\n    On x:y:z\n"));
             if let Some(w) = with {
-                out.push_str(&format!("    With {w}\n"));
+                out.push_str(&format!(
+                    "    With {}\n",
+                    joined(w, "\n    And", "\n    Or")
+                ));
             }
-            for (j, a) in assert.iter().enumerate() {
-                let word = if j == 0 { "Assert" } else { "And" };
-                out.push_str(&format!("    {word} {a}\n"));
-            }
+            out.push_str(&format!(
+                "    Assert {}\n",
+                joined(assert, "\n    And", "\n    Or")
+            ));
         }
         out
     })
@@ -328,7 +347,7 @@ fn pattern_spec(pattern: &str) -> (String, Spec) {
         .iter_mut()
         .zip([PredicateKind::Matching, PredicateKind::NotMatching])
     {
-        let Tail::Predicate(p) = &mut rule.assert[0].tail else {
+        let Tail::Predicate(p) = &mut rule.assert.alternatives[0][0].tail else {
             panic!("a predicate")
         };
         p.kind = kind;

@@ -3,7 +3,7 @@
 //! in canonical layout.
 
 use cloudspec::syntax::ast::{
-    Group, Literal, MemberPath, Predicate, Quantifier, Rule, Severity, Span, Spanned, Spec,
+    Body, Group, Literal, MemberPath, Predicate, Quantifier, Rule, Severity, Span, Spanned, Spec,
     Statement, Tail, TimeUnit,
 };
 use cloudspec::syntax::format::{format, quote};
@@ -54,7 +54,7 @@ fn member_name() -> impl Strategy<Value = String> {
         "end", "enabled", "size", "type", "null", "empty", "with", "Assert", "true", "is", "not",
         "Rule", "group", "all", "no", "any", "every", "some", "none", "between", "On", "spec",
         "ip", "network", "gt", "at", "least", "most", "exactly", "older", "before", "after",
-        "matching", "days", "day",
+        "matching", "days", "day", "or", "Or", "orders", "origin",
     ])
     .prop_map(str::to_string);
     prop_oneof![
@@ -234,7 +234,7 @@ fn quantifier() -> impl Strategy<Value = Option<Spanned<Quantifier>>> {
 }
 
 /// A statement; `body` generates nested bodies (one level shallower).
-fn statement_with(body: BoxedStrategy<Vec<Statement>>) -> impl Strategy<Value = Statement> {
+fn statement_with(body: BoxedStrategy<Body>) -> impl Strategy<Value = Statement> {
     let tail =
         prop_oneof![2 => predicate().prop_map(Tail::Predicate), 1 => body.prop_map(Tail::Nested)];
     (
@@ -267,8 +267,14 @@ fn statement_with(body: BoxedStrategy<Vec<Statement>>) -> impl Strategy<Value = 
         })
 }
 
-fn statements() -> impl Strategy<Value = Vec<Statement>> {
-    let flat = prop::collection::vec(
+/// Statements joined by `and` and `or`: one to three alternatives of one to three statements.
+fn alternatives<S: Strategy<Value = Statement>>(statement: S) -> impl Strategy<Value = Body> {
+    prop::collection::vec(prop::collection::vec(statement, 1..3), 1..4)
+        .prop_map(|alternatives| Body { alternatives })
+}
+
+fn statements() -> impl Strategy<Value = Body> {
+    let flat = alternatives(
         (quantifier(), member_name(), predicate()).prop_map(|(q, name, p)| {
             let ambiguous = PREDICATE_STARTS
                 .iter()
@@ -284,10 +290,9 @@ fn statements() -> impl Strategy<Value = Vec<Statement>> {
                 span: Span::default(),
             }
         }),
-        1..3,
     );
     flat.prop_recursive(3, 16, 3, |inner| {
-        prop::collection::vec(statement_with(inner.boxed()), 1..3)
+        alternatives(statement_with(inner.boxed()))
     })
 }
 
@@ -298,7 +303,7 @@ fn rule(index: usize) -> impl Strategy<Value = Rule> {
         prop::collection::vec(text(), 0..3),
         prop::option::of(text()),
         "[A-Za-z0-9]{1,4}(:[A-Za-z0-9_.-]{1,5}){2,3}",
-        prop_oneof![Just(Vec::new()), statements()],
+        prop_oneof![Just(Body::default()), statements()],
         statements(),
     )
         .prop_map(

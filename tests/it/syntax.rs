@@ -6,7 +6,9 @@ use std::path::Path;
 
 use cloudspec::diagnostic::line_col;
 use cloudspec::render_diagnostics::render;
-use cloudspec::syntax::ast::{Literal, PredicateKind, Quantifier, Severity, Spec, Statement, Tail};
+use cloudspec::syntax::ast::{
+    Body, Literal, PredicateKind, Quantifier, Severity, Spec, Statement, Tail,
+};
 use cloudspec::syntax::parse;
 use cloudspec::syntax::predicates::{Operands, PREDICATES};
 
@@ -28,9 +30,15 @@ fn wrap(statements: &str) -> String {
     )
 }
 
-/// The Assert statements of the first rule.
+/// The statements of a body without `or`.
+fn only(body: &Body) -> &[Statement] {
+    assert_eq!(body.alternatives.len(), 1, "one alternative: {body:?}");
+    &body.alternatives[0]
+}
+
+/// The Assert statements of the first rule (which has no `or`).
 fn asserts(spec: &Spec) -> &[Statement] {
-    &spec.groups[0].rules[0].assert
+    only(&spec.groups[0].rules[0].assert)
 }
 
 /// The single Assert statement of `statements`.
@@ -106,14 +114,16 @@ fn seed_example_builds_the_expected_tree() {
     assert_eq!(spec.groups.len(), 2);
     let ec2 = &spec.groups[1].rules[0];
     assert_eq!(ec2.on.value, "aws:ec2:instance");
-    assert_eq!(ec2.with[0].path.keys[0].value, "environment");
-    let Tail::Nested(devices) = &ec2.assert[0].tail else {
+    assert_eq!(only(&ec2.with)[0].path.keys[0].value, "environment");
+    let Tail::Nested(devices) = &only(&ec2.assert)[0].tail else {
         panic!("nested")
     };
+    let devices = only(devices);
     assert!(devices[0].path.association.is_some());
     let Tail::Nested(volume) = &devices[0].tail else {
         panic!("nested")
     };
+    let volume = only(volume);
     assert_eq!(volume.len(), 2);
     assert_eq!(predicate_of(&volume[1]).kind, PredicateKind::Gte);
 }
@@ -149,9 +159,11 @@ fn keywords_and_predicate_words_are_case_insensitive() {
         rule.severity.as_ref().map(|s| s.value),
         Some(Severity::Critical)
     );
-    assert_eq!(predicate_of(&rule.with[0]).words, "equal to");
-    assert_eq!(predicate_of(&rule.with[1]).words, "is not null");
-    assert!(matches!(predicate_of(&rule.assert[0]).operands[0], Literal::Bool(ref b) if b.value));
+    assert_eq!(predicate_of(&only(&rule.with)[0]).words, "equal to");
+    assert_eq!(predicate_of(&only(&rule.with)[1]).words, "is not null");
+    assert!(
+        matches!(predicate_of(&only(&rule.assert)[0]).operands[0], Literal::Bool(ref b) if b.value)
+    );
 }
 
 #[test]
@@ -364,7 +376,7 @@ fn greater_than_sign_after_a_member_is_a_predicate() {
     let Tail::Nested(body) = &s.tail else {
         panic!("nested")
     };
-    assert_eq!(predicate_of(&body[0]).kind, PredicateKind::Gt);
+    assert_eq!(predicate_of(&only(body)[0]).kind, PredicateKind::Gt);
 }
 
 #[test]
@@ -1333,4 +1345,105 @@ fn new_predicate_words_are_member_names_too() {
     let s = statement("any older than 5 days");
     assert!(s.quantifier.is_none());
     assert_eq!(s.path.name.value, "any");
+}
+
+// ----- or ---------------------------------------------------------------------------------
+
+/// The member names of each alternative of `body`.
+fn alternative_names(body: &Body) -> Vec<Vec<String>> {
+    body.alternatives
+        .iter()
+        .map(|a| a.iter().map(|s| s.path.name.value.clone()).collect())
+        .collect()
+}
+
+#[test]
+fn or_splits_statements_into_alternatives_and_and_binds_tighter() {
+    let spec = parse_ok(&wrap(
+        "a == 1 and b == 1 or c == 1 And d == 1\n    OR e == 1",
+    ));
+    assert_eq!(
+        alternative_names(&spec.groups[0].rules[0].assert),
+        [vec!["a", "b"], vec!["c", "d"], vec!["e"]]
+    );
+    let s = statement("n ( a == 1 Or b == 1 and c == 1 )");
+    let Tail::Nested(body) = &s.tail else {
+        panic!("nested")
+    };
+    assert_eq!(alternative_names(body), [vec!["a"], vec!["b", "c"]]);
+    let spec =
+        parse_ok("Spec \"s\" Group \"g\" Rule \"r\" On a:b:c With x == 1 or y == 1 Assert z == 1");
+    assert_eq!(
+        alternative_names(&spec.groups[0].rules[0].with),
+        [vec!["x"], vec!["y"]]
+    );
+}
+
+#[test]
+fn or_is_a_word_bounded_keyword_and_still_a_member_name() {
+    let spec = parse_ok(&wrap("orders == 1 or origin == 2"));
+    assert_eq!(
+        alternative_names(&spec.groups[0].rules[0].assert),
+        [vec!["orders"], vec!["origin"]]
+    );
+    // Where a member is expected, `or` is one (language.md: only `and` cannot be).
+    let spec = parse_ok(&wrap("or == 1 or Or is true\n    Or or ( or > 1 )"));
+    assert_eq!(
+        alternative_names(&spec.groups[0].rules[0].assert),
+        [vec!["or"], vec!["Or"], vec!["or"]]
+    );
+    // A quantifier word followed by a predicate is a member, also before `or`.
+    let spec = parse_ok(&wrap("all is true or no == 2"));
+    assert_eq!(
+        alternative_names(&spec.groups[0].rules[0].assert),
+        [vec!["all"], vec!["no"]]
+    );
+    // The predicate words with "or" in them are unchanged.
+    let s = statement("size greater than or equal to 5");
+    assert_eq!(predicate_of(&s).kind, PredicateKind::Gte);
+    let spec = parse_ok(&wrap("size less than or equal to 5 or size gte 10"));
+    let body = &spec.groups[0].rules[0].assert;
+    assert_eq!(
+        predicate_of(&body.alternatives[0][0]).kind,
+        PredicateKind::Lte
+    );
+    assert_eq!(
+        predicate_of(&body.alternatives[1][0]).kind,
+        PredicateKind::Gte
+    );
+}
+
+#[test]
+fn a_dangling_or_is_a_positioned_error() {
+    let help = "\"or\" joins two statements and needs one after it: a == 1 or b == 2; remove it if no other alternative is meant";
+    for (statements, col, found) in [
+        ("a == 1 or", 21, "found the end of the file"),
+        ("a == 1 Or\n", 21, "found the end of the file"),
+        ("x ( a == 1 or )", 26, "found \")\""),
+        ("a == 1 or and b == 2", 22, "found \"and\""),
+    ] {
+        let source = wrap(statements);
+        let parsed = parse(&source);
+        assert_eq!(parsed.diagnostics.len(), 1, "{statements}");
+        let d = &parsed.diagnostics[0];
+        assert_eq!(d.code, "syntax");
+        assert_eq!(d.message, "expected a member name or \">\"", "{statements}");
+        assert_eq!(line_col(&source, d.span.start), (5, col), "{statements}");
+        assert_eq!(d.label.as_deref(), Some(found), "{statements}");
+        assert_eq!(d.help.as_deref(), Some(help), "{statements}");
+    }
+    // After the words of a duration, `or` is not a unit.
+    assert_eq!(
+        messages(&wrap("a older than 5 or b == 1")),
+        ["\"older than\" needs a time unit after 5"]
+    );
+    // The expected lists read as before `or` existed.
+    assert_eq!(
+        messages(&wrap("x == 1 y")),
+        ["expected \"And\" or the end of the rule"]
+    );
+    assert_eq!(
+        messages(&wrap("n ( x == 1 y )")),
+        ["expected \"and\" or \")\""]
+    );
 }

@@ -1373,10 +1373,10 @@ fn attached_and_inline(kind: &str) -> [Member; 2] {
                 assoc("policy", IAM_POLICY).doc("The policy (from policy_arn)"),
             ],
         )
-        .doc(&format!(
+        .doc(format!(
             "ListAttached{kind}Policies: managed policies attached to it"
         )),
-        strings("policy_names").doc(&format!(
+        strings("policy_names").doc(format!(
             "List{kind}Policies: the names of its inline policies"
         )),
     ]
