@@ -9,13 +9,19 @@
 
 pub(crate) mod account;
 mod client;
+pub(crate) mod cloudwatch;
 mod convert;
 mod ctx;
 pub(crate) mod ec2;
+pub(crate) mod efs;
 pub(crate) mod fetch;
 pub(crate) mod iam;
+pub(crate) mod kms;
 mod links;
+pub(crate) mod logs;
+pub(crate) mod rds;
 pub(crate) mod s3;
+pub(crate) mod sns;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -178,6 +184,7 @@ pub async fn collect(
             Err(e) => errors.push(type_error("aws", None, format!("internal error: {e}"))),
         }
     }
+    errors.extend(links::unlinked(&plan, &errors));
     for _ in &errors {
         ctx.error();
     }
