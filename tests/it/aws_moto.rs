@@ -1186,7 +1186,12 @@ fn services_for_the_cis_benchmark() {
         "{log}"
     );
     assert_eq!(calls(&log, "ListSubscriptionsByTopic"), 2, "{log}");
-    for unread in ["GetKeyPolicy", "ListResourceTags", "GetTopicAttributes"] {
+    for unread in [
+        "GetKeyPolicy",
+        "ListResourceTags",
+        "GetTopicAttributes",
+        "ListTagsForResource",
+    ] {
         assert_eq!(calls(&log, unread), 0, "{unread}\n{log}");
     }
     let db = &saved_resource(&saved, &id("encrypted_db"))["properties"];

@@ -40,6 +40,11 @@
 //!   configuration wrappers are: `enableDnsSupport` -> `enable_dns_support` (a boolean).
 //!   `location` is normalised to a region name (`GetBucketLocation` answers null for
 //!   `us-east-1` and `EU` for `eu-west-1`).
+//! - **Action lists name several kinds of resources.** A CloudWatch alarm's `alarm_actions`
+//!   are ARNs of SNS topics, Auto Scaling policies, EC2 and Systems Manager actions; the raw
+//!   list stays, and the ARNs of SNS topics (`arn:aws:sns:...`) are the association
+//!   `alarm_action_topics` ("the SNS topics among alarm_actions"), an association whose raw
+//!   sibling is not `<name>_ids`.
 //! - **Region and account settings** are resources of their own: `aws:ec2:region` (id = the
 //!   region name) and `aws:s3:account` (id = the account id).
 
@@ -1548,6 +1553,7 @@ pub(crate) fn logs_log_group() -> ResourceSchema {
             ],
         )
         .doc("DescribeMetricFilters of the log group"),
+        tags("tags").doc("ListTagsForResource as a key-value map"),
     ]);
     resource(
         LOG_GROUP,
@@ -1567,7 +1573,8 @@ pub(crate) fn cloudwatch_alarm() -> ResourceSchema {
             string("alarm_description"),
             boolean("actions_enabled"),
             strings("alarm_actions").doc("ARNs of what the alarm notifies or does in ALARM state"),
-            assocs("alarm_action_topics", SNS_TOPIC).doc("The SNS topics among alarm_actions"),
+            assocs("alarm_action_topics", SNS_TOPIC)
+                .doc("The SNS topics among alarm_actions (their ARNs of SNS topics)"),
             strings("ok_actions"),
             strings("insufficient_data_actions"),
             string("state_value").doc("\"OK\", \"ALARM\" or \"INSUFFICIENT_DATA\""),
@@ -1587,6 +1594,7 @@ pub(crate) fn cloudwatch_alarm() -> ResourceSchema {
             number("threshold"),
             string("comparison_operator").doc("e.g. \"GreaterThanOrEqualToThreshold\""),
             string("treat_missing_data"),
+            tags("tags").doc("ListTagsForResource as a key-value map"),
         ],
     )
 }
@@ -1633,6 +1641,7 @@ pub(crate) fn sns_topic() -> ResourceSchema {
                 "GetTopicAttributes in snake_case with typed values (an attribute the topic \
                  does not have is null)",
             ),
+            tags("tags").doc("ListTagsForResource as a key-value map"),
             reverse(
                 "alarms",
                 ALARM,

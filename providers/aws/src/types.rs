@@ -650,6 +650,30 @@ pub const MEMBERS: &[AwsMember] = &[
         fetch: Logs(logs::metric_filters),
     },
     AwsMember {
+        type_name: "aws:logs:log_group",
+        member: "tags",
+        call: call("ListTagsForResource", "logs:ListTagsForResource"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Logs(logs::tags),
+    },
+    AwsMember {
+        type_name: "aws:cloudwatch:alarm",
+        member: "tags",
+        call: call("ListTagsForResource", "cloudwatch:ListTagsForResource"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: CloudWatch(cloudwatch::tags),
+    },
+    AwsMember {
+        type_name: "aws:sns:topic",
+        member: "tags",
+        call: call("ListTagsForResource", "sns:ListTagsForResource"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Sns(sns::tags),
+    },
+    AwsMember {
         type_name: "aws:sns:topic",
         member: "subscriptions",
         call: call("ListSubscriptionsByTopic", "sns:ListSubscriptionsByTopic"),

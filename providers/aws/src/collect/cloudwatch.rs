@@ -1,13 +1,15 @@
 //! CloudWatch: `aws:cloudwatch:alarm`, the metric alarms of every page of DescribeAlarms in
 //! the task's region (id = the alarm's ARN). `alarm_actions` keeps every action ARN; the
-//! SNS topics among them are the association `alarm_action_topics`.
+//! SNS topics among them are the association `alarm_action_topics`. Member `tags`
+//! (ListTagsForResource) is made only when a rule reads it.
 
 use aws_sdk_cloudwatch::types::MetricAlarm;
+use aws_sdk_cloudwatch::Client;
 use serde_json::{json, Value as Json};
 
 use super::client;
-use super::convert::{en, list, refs, strs, ts};
-use super::fetch::{arn_account, listing, Fetched, Task};
+use super::convert::{en, list, refs, strs, tag_map, ts};
+use super::fetch::{arn_account, listing, per_resource, BoxFuture, Fetched, On, PerResource, Task};
 
 const TOPIC: &str = "aws:sns:topic";
 
@@ -20,7 +22,7 @@ pub(crate) async fn alarms(t: &Task) -> Fetched {
         .max_records(t.page(100))
         .into_paginator()
         .send();
-    let found = listing(
+    let mut found = listing(
         t,
         pages,
         |p| {
@@ -33,7 +35,21 @@ pub(crate) async fn alarms(t: &Task) -> Fetched {
         alarm,
     )
     .await?;
-    Ok((found, Vec::new()))
+    let errors = per_resource(t, &mut found, &client, Some(&t.region), |f| match f {
+        PerResource::CloudWatch(fetch) => Some(fetch),
+        _ => None,
+    })
+    .await;
+    Ok((found, errors))
+}
+
+/// ListTagsForResource of the alarm, as a key-value object.
+pub(crate) fn tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_tags_for_resource().resource_arn(o.id);
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(tag_map(out.tags().iter().map(|t| (t.key(), t.value()))))
+    })
 }
 
 /// Whether an action ARN is an SNS topic's (`arn:aws:sns:REGION:ACCOUNT:NAME`).

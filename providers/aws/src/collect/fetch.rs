@@ -310,4 +310,6 @@ pub(crate) enum PerResource {
     Logs(MemberFetch<aws_sdk_cloudwatchlogs::Client>),
     /// An SNS call per topic in its region (`collect/sns.rs`).
     Sns(MemberFetch<aws_sdk_sns::Client>),
+    /// A CloudWatch call per alarm in its region (`collect/cloudwatch.rs`).
+    CloudWatch(MemberFetch<aws_sdk_cloudwatch::Client>),
 }

@@ -1,8 +1,9 @@
 //! CloudWatch Logs: `aws:logs:log_group`, every page of DescribeLogGroups in the task's
 //! region. The id is the log group's `arn` as DescribeLogGroups answers it, ending in `:*`
 //! (`arn:aws:logs:REGION:ACCOUNT:log-group:NAME:*`): the same string CloudTrail names its
-//! log group by (`CloudWatchLogsLogGroupArn`). Member `metric_filters`
-//! (DescribeMetricFilters of the group, every page) is made only when a rule reads it.
+//! log group by (`CloudWatchLogsLogGroupArn`). Members `metric_filters`
+//! (DescribeMetricFilters of the group, every page) and `tags` (ListTagsForResource) are
+//! made only when a rule reads them.
 
 use aws_sdk_cloudwatchlogs::types::{LogGroup, MetricFilter};
 use aws_sdk_cloudwatchlogs::Client;
@@ -10,7 +11,7 @@ use aws_smithy_types::DateTime;
 use serde_json::{json, Value as Json};
 
 use super::client;
-use super::convert::{en, list, r, ts};
+use super::convert::{en, list, r, tag_map, ts};
 use super::fetch::{
     arn_account, each_page, listing, per_resource, BoxFuture, Fetched, On, PerResource, Task,
 };
@@ -107,6 +108,20 @@ fn metric_filter(f: &MetricFilter) -> Json {
             "default_value": m.default_value(),
             "unit": en(m.unit()),
         })),
+    })
+}
+
+/// ListTagsForResource of the group (its ARN without the trailing `:*`), as a key-value
+/// object.
+pub(crate) fn tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let arn = o.id.strip_suffix(":*").unwrap_or(o.id);
+        let request = o.client.list_tags_for_resource().resource_arn(arn);
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        let tags = out.tags().into_iter().flatten();
+        Ok(tag_map(
+            tags.map(|(k, v)| (Some(k.as_str()), Some(v.as_str()))),
+        ))
     })
 }
 

@@ -1,7 +1,8 @@
 //! SNS: `aws:sns:topic`, every page of ListTopics in the task's region (id = the topic's
 //! ARN). Members, each made only when a rule reads it: `subscriptions`
-//! (ListSubscriptionsByTopic, every page) and `attributes` (GetTopicAttributes, the
-//! attribute map in snake_case with typed values, policies parsed).
+//! (ListSubscriptionsByTopic, every page), `attributes` (GetTopicAttributes, the
+//! attribute map in snake_case with typed values, policies parsed) and `tags`
+//! (ListTagsForResource).
 
 use std::collections::HashMap;
 
@@ -9,7 +10,7 @@ use aws_sdk_sns::Client;
 use serde_json::{json, Map, Value as Json};
 
 use super::client;
-use super::convert::document;
+use super::convert::{document, tag_map};
 use super::fetch::{
     arn_account, each_page, listing, per_resource, BoxFuture, Fetched, On, PerResource, Task,
 };
@@ -62,6 +63,17 @@ pub(crate) fn subscriptions<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<J
         })
         .await?;
         Ok(Json::Array(subscriptions))
+    })
+}
+
+/// ListTagsForResource of the topic, as a key-value object.
+pub(crate) fn tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
+    Box::pin(async move {
+        let request = o.client.list_tags_for_resource().resource_arn(o.id);
+        let out = o.ctx.request(o.region, o.call, request.send()).await?;
+        Ok(tag_map(
+            out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),
+        ))
     })
 }
 

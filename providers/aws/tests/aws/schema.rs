@@ -90,6 +90,7 @@ fn declares_every_type_of_the_contract() {
     assert_eq!(
         names,
         [
+            "aws:cloudwatch:alarm",
             "aws:ec2:address",
             "aws:ec2:flow_log",
             "aws:ec2:image",
@@ -106,11 +107,16 @@ fn declares_every_type_of_the_contract() {
             "aws:ec2:volume",
             "aws:ec2:vpc",
             "aws:ec2:vpc_endpoint",
+            "aws:efs:file_system",
             "aws:iam:account",
             "aws:iam:policy",
             "aws:iam:user",
+            "aws:kms:key",
+            "aws:logs:log_group",
+            "aws:rds:db_instance",
             "aws:s3:account",
             "aws:s3:bucket",
+            "aws:sns:topic",
         ]
     );
 }
@@ -252,10 +258,18 @@ fn associations_keep_their_raw_id_or_are_documented_reverse_links() {
         let reverse = m.doc.starts_with("Reverse link");
         // IAM names other resources by ARN (`policy_arn` -> `> policy`).
         let arn = format!("{}_arn", m.name);
+        // A list of ARNs of several kinds of resources keeps its name; the association is
+        // "the <targets> among <raw>" (`alarm_action_topics` among `alarm_actions`).
+        let among = m
+            .doc
+            .split_once(" among ")
+            .and_then(|(_, rest)| rest.split(' ').next())
+            .filter(|raw| siblings.iter().any(|s| s.name == *raw))
+            .map(str::to_string);
         let raw = if siblings.iter().any(|s| s.name == arn) {
             arn
         } else {
-            raw
+            among.unwrap_or(raw)
         };
         match siblings.iter().find(|s| s.name == raw) {
             Some(raw_member) => {
