@@ -171,17 +171,19 @@ fn rotation_status<'a>(
         let request = o.client.get_key_rotation_status().key_id(o.id).send();
         match o.ctx.send(o.region, o.call, request).await {
             Ok(out) => Ok(pick(&out)),
-            Err(e)
-                if matches!(
-                    e.code(),
-                    Some("UnsupportedOperationException" | "KMSInvalidStateException")
-                ) =>
-            {
-                Ok(Json::Null)
-            }
+            Err(e) if rotation_does_not_apply(e.code()) => Ok(Json::Null),
             Err(e) => Err(api_error(o.call.operation, &e)),
         }
     })
+}
+
+/// Whether GetKeyRotationStatus's error code says the key cannot rotate automatically (its
+/// spec, origin or key store), or not in its state (pending deletion or import).
+fn rotation_does_not_apply(code: Option<&str>) -> bool {
+    matches!(
+        code,
+        Some("UnsupportedOperationException" | "KMSInvalidStateException")
+    )
 }
 
 /// GetKeyRotationStatus: whether automatic rotation is on.
@@ -222,4 +224,19 @@ pub(crate) fn tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, Stri
                 .map(|t| (Some(t.tag_key()), Some(t.tag_value()))),
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_that_cannot_rotate_are_told_from_failures() {
+        assert!(rotation_does_not_apply(Some(
+            "UnsupportedOperationException"
+        )));
+        assert!(rotation_does_not_apply(Some("KMSInvalidStateException")));
+        assert!(!rotation_does_not_apply(Some("AccessDeniedException")));
+        assert!(!rotation_does_not_apply(None));
+    }
 }
