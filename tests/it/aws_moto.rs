@@ -1305,3 +1305,190 @@ fn cis_credential_age_controls_on_backdated_keys() {
         }
     }
 }
+
+/// RDS, EFS, KMS, CloudWatch Logs, CloudWatch and SNS (`seed.py --services`) judged by
+/// `tests/fixtures/aws/services.cloudspec`: per-resource verdicts, the calls each type and
+/// member costs (members only when a rule reads them), the reverse links of the CIS
+/// monitoring controls (metric filter -> alarm -> topic -> subscription) and the saved
+/// inventory. What moto (5.1) does not answer is judged first from a saved inventory
+/// (`services-moto-gaps.json`), without moto: GetKeyRotationStatus answers every key (an
+/// asymmetric or pending-deletion key's refusal, which the collector turns into a null
+/// rotation, cannot happen), with no RotationPeriodInDays; every key is customer managed;
+/// DescribeLogGroups answers `metricFilterCount` 0 whatever the filters.
+#[test]
+fn services_for_the_cis_benchmark() {
+    let out = Command::new(env!("CARGO_BIN_EXE_cloudspec"))
+        .args([
+            "run",
+            &spec("services.cloudspec"),
+            "--inventory",
+            &spec("services-moto-gaps.json"),
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("cloudspec runs");
+    assert_eq!(out.status.code(), Some(0), "stderr:\n{}", stderr(&out));
+    let gaps = report(&out);
+    let keys = resource_statuses(&gaps, "Customer-managed symmetric keys rotate");
+    let key = |k: &str| format!("arn:aws:kms:eu-west-1:123456789012:key/{k}");
+    // Keys out of the rule's scope (AWS managed, asymmetric, pending deletion: their
+    // rotation is null) are not in the report.
+    assert_eq!(keys, [(key("1rotated"), "pass".to_string())]);
+    let rules = statuses(&gaps);
+    assert_eq!(
+        status_of(&rules, "Unauthorized API calls are monitored"),
+        "pass"
+    );
+    let saved: Value = serde_json::from_str(
+        &std::fs::read_to_string(spec("services-moto-gaps.json")).expect("fixture"),
+    )
+    .expect("JSON");
+    assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
+
+    let Some(moto) = Moto::start() else { return };
+    let seeded = moto.seed(&["--instances", "0", "--no-s3", "--services"]);
+    let ids = &seeded["services"];
+    let id = |key: &str| ids[key].as_str().unwrap_or_default().to_string();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inventory = dir.path().join("inventory.json");
+    let out = moto.run(
+        &[
+            &spec("services.cloudspec"),
+            "--format",
+            "json",
+            "--save-inventory",
+            inventory.to_str().expect("utf-8 path"),
+        ],
+        &[("CLOUDSPEC_LOG", "debug")],
+    );
+    let log = stderr(&out);
+    // moto (5.1) does not serve CloudWatch's RPC v2 CBOR protocol, which the Rust SDK
+    // speaks: DescribeAlarms gets a 404 HTML page, so alarms are a collection error (exit
+    // 3), the rules that reach alarms are `error` and the others are judged as usual. The
+    // alarm side of the monitoring chain is judged from the saved inventory above.
+    assert_eq!(out.status.code(), Some(3), "stderr:\n{log}");
+    let report = report(&out);
+    let rules = statuses(&report);
+    for rule in [
+        "Unauthorized API calls are monitored",
+        "Alarms notify a topic with an email subscription",
+    ] {
+        assert_eq!(status_of(&rules, rule), "error", "{rule}");
+    }
+    assert!(
+        report
+            .to_string()
+            .contains("DescribeAlarms: unexpected response: HTTP 404"),
+        "{report}"
+    );
+    for (rule, want) in [
+        (
+            "RDS instances are encrypted",
+            [("plain_db", "fail"), ("encrypted_db", "pass")],
+        ),
+        (
+            "RDS instances are private",
+            [("plain_db", "fail"), ("encrypted_db", "pass")],
+        ),
+        (
+            "RDS instances upgrade minor versions",
+            [("plain_db", "pass"), ("encrypted_db", "fail")],
+        ),
+        (
+            "EFS file systems are encrypted",
+            [("plain_fs", "fail"), ("encrypted_fs", "pass")],
+        ),
+        (
+            "Customer-managed symmetric keys rotate",
+            [("rotated_key", "pass"), ("unrotated_key", "fail")],
+        ),
+        (
+            "Topics have subscribers",
+            [("topic", "pass"), ("quiet_topic", "fail")],
+        ),
+    ] {
+        let got = resource_statuses(&report, rule);
+        for (key, status) in want {
+            assert_eq!(status_of(&got, &id(key)), status, "{rule}: {key}");
+        }
+    }
+    let keys = resource_statuses(&report, "Customer-managed symmetric keys rotate");
+    assert!(
+        !keys.iter().any(|(k, _)| *k == id("signing_key")),
+        "the asymmetric key is out of scope: {keys:?}"
+    );
+    let groups = &ids["log_groups"];
+    let group = |name: &str| groups[name].as_str().unwrap_or_default().to_string();
+
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&inventory).expect("saved")).expect("JSON");
+    let count = |type_name: &str| {
+        saved["resources"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|r| r["type"] == type_name)
+            .count()
+    };
+    // One listing per type in the one region; DescribeKey once per key (part of the
+    // listing); one call per resource for each member a rule reads, none for the others.
+    for operation in [
+        "DescribeDBInstances",
+        "DescribeFileSystems",
+        "ListKeys",
+        "DescribeLogGroups",
+        "ListTopics",
+    ] {
+        assert_eq!(calls(&log, operation), 1, "{operation}\n{log}");
+    }
+    let keys = count("aws:kms:key");
+    assert!(keys >= 3, "{keys} keys");
+    assert_eq!(calls(&log, "DescribeKey"), keys, "{log}");
+    assert_eq!(calls(&log, "GetKeyRotationStatus"), keys, "{log}");
+    assert_eq!(
+        calls(&log, "DescribeMetricFilters"),
+        count("aws:logs:log_group"),
+        "{log}"
+    );
+    assert_eq!(calls(&log, "ListSubscriptionsByTopic"), 2, "{log}");
+    for unread in [
+        "GetKeyPolicy",
+        "ListResourceTags",
+        "GetTopicAttributes",
+        "ListTagsForResource",
+    ] {
+        assert_eq!(calls(&log, unread), 0, "{unread}\n{log}");
+    }
+    let db = &saved_resource(&saved, &id("encrypted_db"))["properties"];
+    assert_eq!(db["db_instance_identifier"], "encrypted-db");
+    assert_eq!(db["storage_encrypted"], true);
+    assert_eq!(db["backup_retention_period"], 7);
+    assert_eq!(
+        db["kms_key"]["$ref"],
+        format!("aws:kms:key/{}", id("rotated_key"))
+    );
+    let plain_db = &saved_resource(&saved, &id("plain_db"))["properties"];
+    assert_eq!(plain_db["tags"]["environment"], "test");
+    let fs = &saved_resource(&saved, &id("encrypted_fs"))["properties"];
+    assert_eq!(fs["name"], "shared");
+    assert_eq!(fs["tags"]["Name"], "shared");
+    let key = &saved_resource(&saved, &id("rotated_key"))["properties"];
+    assert_eq!(key["key_manager"], "CUSTOMER");
+    assert_eq!(key["key_spec"], "SYMMETRIC_DEFAULT");
+    assert_eq!(key["key_rotation_enabled"], true);
+    for unread in ["policy", "tags", "rotation_period_in_days"] {
+        assert!(key.get(unread).is_none(), "{unread} was not read: {key}");
+    }
+    let trail_logs = &saved_resource(&saved, &group("cloudtrail-logs"))["properties"];
+    assert_eq!(trail_logs["retention_in_days"], 365);
+    let transformation = &trail_logs["metric_filters"][0]["metric_transformations"][0];
+    assert_eq!(transformation["metric_name"], "UnauthorizedAPICalls");
+    assert_eq!(transformation["metric_namespace"], "CISBenchmark");
+    // Alarms failed, so the reverse link is not set rather than set empty.
+    assert!(transformation.get("alarms").is_none(), "{transformation}");
+    let topic = &saved_resource(&saved, &id("topic"))["properties"];
+    assert_eq!(topic["subscriptions"][0]["protocol"], "email");
+    assert!(topic.get("attributes").is_none(), "not read: {topic}");
+    assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
+}

@@ -40,6 +40,11 @@
 //!   configuration wrappers are: `enableDnsSupport` -> `enable_dns_support` (a boolean).
 //!   `location` is normalised to a region name (`GetBucketLocation` answers null for
 //!   `us-east-1` and `EU` for `eu-west-1`).
+//! - **Action lists name several kinds of resources.** A CloudWatch alarm's `alarm_actions`
+//!   are ARNs of SNS topics, Auto Scaling policies, EC2 and Systems Manager actions; the raw
+//!   list stays, and the ARNs of SNS topics (`arn:aws:sns:...`) are the association
+//!   `alarm_action_topics` ("the SNS topics among alarm_actions"), an association whose raw
+//!   sibling is not `<name>_ids`.
 //! - **Region and account settings** are resources of their own: `aws:ec2:region` (id = the
 //!   region name) and `aws:s3:account` (id = the account id).
 
@@ -1611,6 +1616,336 @@ pub(crate) fn analyzer() -> ResourceSchema {
             string("last_resource_analyzed"),
             string("last_resource_analyzed_at"),
             tags("tags"),
+        ],
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// RDS, EFS, KMS, CloudWatch Logs, CloudWatch, SNS (regional)
+// ---------------------------------------------------------------------------------------
+//
+// KMS keys are collected now: `kms_key_id` of these types gains `> kms_key` (the key's ARN
+// is its id; an alias or a bare key id, as some APIs answer, dangles to null).
+
+const RDS_DB_INSTANCE: &str = "aws:rds:db_instance";
+const EFS_FILE_SYSTEM: &str = "aws:efs:file_system";
+const KMS_KEY: &str = "aws:kms:key";
+const LOG_GROUP: &str = "aws:logs:log_group";
+const ALARM: &str = "aws:cloudwatch:alarm";
+const SNS_TOPIC: &str = "aws:sns:topic";
+
+fn kms_key_link() -> [Member; 2] {
+    [
+        string("kms_key_id").doc("The KMS key (ARN) that encrypts it; null when none"),
+        assoc("kms_key", KMS_KEY).doc("The KMS key (from kms_key_id)"),
+    ]
+}
+
+pub(crate) fn rds_db_instance() -> ResourceSchema {
+    let mut members = vec![
+        string("db_instance_identifier"),
+        string("db_instance_arn").doc("Also the resource id"),
+        string("dbi_resource_id"),
+        string("db_instance_class").doc("e.g. \"db.t3.micro\""),
+        string("db_instance_status").doc("e.g. \"available\""),
+        string("engine").doc("e.g. \"postgres\", \"mysql\", \"aurora-postgresql\""),
+        string("engine_version"),
+        string("db_name"),
+        string("master_username"),
+        object(
+            "endpoint",
+            vec![string("address"), integer("port"), string("hosted_zone_id")],
+        ),
+        integer("allocated_storage").doc("GiB"),
+        string("storage_type").doc("e.g. \"gp3\", \"io1\""),
+        boolean("storage_encrypted").doc("Whether the storage is encrypted at rest"),
+    ];
+    members.extend(kms_key_link());
+    members.extend([
+        boolean("publicly_accessible").doc("Whether the endpoint resolves to a public address"),
+        boolean("auto_minor_version_upgrade")
+            .doc("Whether minor engine upgrades are applied automatically"),
+        integer("backup_retention_period").doc("Days automated backups are kept; 0: none"),
+        string("preferred_backup_window"),
+        string("preferred_maintenance_window"),
+        boolean("multi_az"),
+        string("availability_zone"),
+        boolean("deletion_protection"),
+        boolean("copy_tags_to_snapshot"),
+        boolean("iam_database_authentication_enabled"),
+        boolean("performance_insights_enabled"),
+        integer("monitoring_interval").doc("Enhanced monitoring interval in seconds; 0: off"),
+        strings("enabled_cloudwatch_logs_exports").doc("Log types exported to CloudWatch Logs"),
+        string("ca_certificate_identifier"),
+        string("db_cluster_identifier").doc("The Aurora cluster it belongs to, when it does"),
+        string("instance_create_time"),
+        object(
+            "db_subnet_group",
+            vec![
+                string("db_subnet_group_name"),
+                string("db_subnet_group_arn"),
+                string("vpc_id"),
+                assoc("vpc", VPC).doc("The VPC (from vpc_id)"),
+                string("subnet_group_status"),
+                list_of(
+                    "subnets",
+                    vec![
+                        string("subnet_identifier").doc("The subnet id"),
+                        object("subnet_availability_zone", vec![string("name")]),
+                        string("subnet_status"),
+                    ],
+                ),
+            ],
+        )
+        .doc("The DB subnet group; null for an instance outside a VPC"),
+        list_of(
+            "vpc_security_groups",
+            vec![
+                string("vpc_security_group_id"),
+                string("status").doc("e.g. \"active\""),
+                assoc("vpc_security_group", SECURITY_GROUP)
+                    .doc("The security group (from vpc_security_group_id)"),
+            ],
+        )
+        .doc("The VPC security groups of the instance"),
+        tag_map(),
+    ]);
+    resource(
+        RDS_DB_INSTANCE,
+        "An RDS DB instance (DescribeDBInstances); id = the instance's ARN",
+        members,
+    )
+}
+
+pub(crate) fn efs_file_system() -> ResourceSchema {
+    let mut members = vec![
+        string("file_system_id").doc("Also the resource id"),
+        string("file_system_arn"),
+        string("owner_id"),
+        string("creation_token"),
+        string("creation_time"),
+        string("life_cycle_state").doc("e.g. \"available\", \"deleting\""),
+        string("name").doc("The value of its Name tag"),
+        integer("number_of_mount_targets"),
+        object(
+            "size_in_bytes",
+            vec![
+                integer("value"),
+                string("timestamp"),
+                integer("value_in_ia"),
+                integer("value_in_standard"),
+                integer("value_in_archive"),
+            ],
+        )
+        .doc("Metered size, as of timestamp"),
+        string("performance_mode").doc("\"generalPurpose\" or \"maxIO\""),
+        boolean("encrypted").doc("Whether the file system is encrypted at rest"),
+    ];
+    members.extend(kms_key_link());
+    members.extend([
+        string("throughput_mode").doc("\"bursting\", \"provisioned\" or \"elastic\""),
+        number("provisioned_throughput_in_mibps"),
+        string("availability_zone_name").doc("For One Zone file systems; else null"),
+        string("availability_zone_id"),
+        object(
+            "file_system_protection",
+            vec![string("replication_overwrite_protection")
+                .doc("\"ENABLED\", \"DISABLED\" or \"REPLICATING\"")],
+        ),
+        tag_map(),
+    ]);
+    resource(
+        EFS_FILE_SYSTEM,
+        "An EFS file system (DescribeFileSystems); id = the file system id",
+        members,
+    )
+}
+
+pub(crate) fn kms_key() -> ResourceSchema {
+    let described = "; null when DescribeKey failed for the key (an error of these members)";
+    resource(
+        KMS_KEY,
+        "A KMS key (ListKeys, with DescribeKey of every key; rotation, policy and tags are \
+         members made only when a rule reads them); id = the key's ARN",
+        vec![
+            string("key_id"),
+            string("arn").doc("Also the resource id"),
+            string("aws_account_id"),
+            string("creation_date"),
+            boolean("enabled"),
+            string("description"),
+            string("key_usage")
+                .doc(format!("\"ENCRYPT_DECRYPT\", \"SIGN_VERIFY\", \"GENERATE_VERIFY_MAC\" or \"KEY_AGREEMENT\"{described}")),
+            string("key_state").doc(format!(
+                "\"Enabled\", \"Disabled\", \"PendingDeletion\", \"PendingImport\", \"Unavailable\"...{described}"
+            )),
+            string("deletion_date").doc("When a key pending deletion is deleted"),
+            string("valid_to").doc("When imported key material expires"),
+            string("origin").doc("\"AWS_KMS\", \"EXTERNAL\", \"AWS_CLOUDHSM\" or \"EXTERNAL_KEY_STORE\""),
+            string("custom_key_store_id"),
+            string("expiration_model"),
+            string("key_manager").doc(format!(
+                "\"CUSTOMER\" (customer managed) or \"AWS\" (AWS managed){described}"
+            )),
+            string("key_spec").doc(format!(
+                "\"SYMMETRIC_DEFAULT\", \"RSA_2048\", \"ECC_NIST_P256\", \"HMAC_256\"...{described}"
+            )),
+            strings("encryption_algorithms"),
+            strings("signing_algorithms"),
+            strings("mac_algorithms"),
+            boolean("multi_region"),
+            integer("pending_deletion_window_in_days"),
+            boolean("key_rotation_enabled").doc(
+                "GetKeyRotationStatus: whether automatic rotation is on; null where rotation \
+                 does not apply (asymmetric and HMAC keys, imported material, custom key \
+                 stores, keys pending deletion or import)",
+            ),
+            integer("rotation_period_in_days")
+                .doc("GetKeyRotationStatus: days between automatic rotations; null when off or not applicable"),
+            any("policy").doc(
+                "GetKeyPolicy (the \"default\" policy): the document parsed from JSON, keys as in \
+                 the document (Statement, Effect, Principal)",
+            ),
+            tags("tags").doc("ListResourceTags as a key-value map"),
+        ],
+    )
+}
+
+pub(crate) fn logs_log_group() -> ResourceSchema {
+    let mut members = vec![
+        string("log_group_name"),
+        string("arn").doc("Also the resource id: ends in \":*\", as CloudTrail names log groups"),
+        string("log_group_arn").doc("The ARN without the trailing \":*\""),
+        string("creation_time"),
+        integer("retention_in_days").doc("null: events never expire"),
+        integer("metric_filter_count"),
+        integer("stored_bytes"),
+    ];
+    members.extend(kms_key_link());
+    members.extend([
+        string("data_protection_status").doc("\"ACTIVATED\", \"DELETED\", \"ARCHIVED\" or \"DISABLED\""),
+        string("log_group_class").doc("\"STANDARD\", \"INFREQUENT_ACCESS\" or \"DELIVERY\""),
+        boolean("deletion_protection_enabled"),
+        list_of(
+            "metric_filters",
+            vec![
+                string("filter_name"),
+                string("filter_pattern")
+                    .doc("e.g. { ($.errorCode = \"*UnauthorizedOperation\") || ($.errorCode = \"AccessDenied*\") }"),
+                string("creation_time"),
+                list_of(
+                    "metric_transformations",
+                    vec![
+                        string("metric_name"),
+                        string("metric_namespace"),
+                        string("metric_value"),
+                        number("default_value"),
+                        string("unit"),
+                        reverse(
+                            "alarms",
+                            ALARM,
+                            "the metric alarms of the region on this metric (same metric_name \
+                             and namespace)",
+                        ),
+                    ],
+                ),
+            ],
+        )
+        .doc("DescribeMetricFilters of the log group"),
+        tags("tags").doc("ListTagsForResource as a key-value map"),
+    ]);
+    resource(
+        LOG_GROUP,
+        "A CloudWatch Logs log group (DescribeLogGroups; its metric filters are a member made \
+         only when a rule reads it); id = its arn (ending in \":*\")",
+        members,
+    )
+}
+
+pub(crate) fn cloudwatch_alarm() -> ResourceSchema {
+    resource(
+        ALARM,
+        "A CloudWatch metric alarm (DescribeAlarms); id = the alarm's ARN",
+        vec![
+            string("alarm_name"),
+            string("alarm_arn").doc("Also the resource id"),
+            string("alarm_description"),
+            boolean("actions_enabled"),
+            strings("alarm_actions").doc("ARNs of what the alarm notifies or does in ALARM state"),
+            assocs("alarm_action_topics", SNS_TOPIC)
+                .doc("The SNS topics among alarm_actions (their ARNs of SNS topics)"),
+            strings("ok_actions"),
+            strings("insufficient_data_actions"),
+            string("state_value").doc("\"OK\", \"ALARM\" or \"INSUFFICIENT_DATA\""),
+            string("state_reason"),
+            string("state_updated_timestamp"),
+            string("alarm_configuration_updated_timestamp"),
+            string("metric_name"),
+            string("namespace"),
+            string("statistic")
+                .doc("\"SampleCount\", \"Average\", \"Sum\", \"Minimum\" or \"Maximum\""),
+            string("extended_statistic"),
+            list_of("dimensions", vec![string("name"), string("value")]),
+            integer("period").doc("Seconds"),
+            string("unit"),
+            integer("evaluation_periods"),
+            integer("datapoints_to_alarm"),
+            number("threshold"),
+            string("comparison_operator").doc("e.g. \"GreaterThanOrEqualToThreshold\""),
+            string("treat_missing_data"),
+            tags("tags").doc("ListTagsForResource as a key-value map"),
+        ],
+    )
+}
+
+pub(crate) fn sns_topic() -> ResourceSchema {
+    resource(
+        SNS_TOPIC,
+        "An SNS topic (ListTopics; subscriptions and attributes are members made only when a \
+         rule reads them); id = the topic's ARN",
+        vec![
+            string("topic_arn").doc("Also the resource id"),
+            list_of(
+                "subscriptions",
+                vec![
+                    string("subscription_arn")
+                        .doc("\"PendingConfirmation\" until the endpoint confirms"),
+                    string("protocol").doc("e.g. \"email\", \"sqs\", \"lambda\", \"https\""),
+                    string("endpoint"),
+                    string("owner"),
+                ],
+            )
+            .doc("ListSubscriptionsByTopic"),
+            object(
+                "attributes",
+                vec![
+                    string("topic_arn"),
+                    string("owner"),
+                    string("display_name"),
+                    string("kms_master_key_id").doc("null: not encrypted at rest with KMS"),
+                    string("signature_version"),
+                    string("tracing_config"),
+                    boolean("fifo_topic"),
+                    boolean("content_based_deduplication"),
+                    integer("subscriptions_confirmed"),
+                    integer("subscriptions_pending"),
+                    integer("subscriptions_deleted"),
+                    any("policy")
+                        .doc("The access policy parsed from JSON, keys as in the document"),
+                    any("delivery_policy"),
+                    any("effective_delivery_policy"),
+                ],
+            )
+            .doc(
+                "GetTopicAttributes in snake_case with typed values (an attribute the topic \
+                 does not have is null)",
+            ),
+            tags("tags").doc("ListTagsForResource as a key-value map"),
+            reverse(
+                "alarms",
+                ALARM,
+                "the alarms whose alarm_actions name the topic",
+            ),
         ],
     )
 }

@@ -23,6 +23,8 @@ use crate::collect::{
     iam, posture, s3,
 };
 #[cfg(feature = "collect")]
+use crate::collect::{cloudwatch, efs, kms, logs, rds, sns};
+#[cfg(feature = "collect")]
 use aws_sdk_ec2::types as ec2;
 
 /// An API operation and the IAM action that allows it.
@@ -50,6 +52,10 @@ pub const GET_ACCESS_KEY_LAST_USED: Call = call("GetAccessKeyLastUsed", "iam:Get
 /// DescribeVpcAttribute: one VPC attribute per call (`enable_dns_support`,
 /// `enable_dns_hostnames`).
 const DESCRIBE_VPC_ATTRIBUTE: Call = call("DescribeVpcAttribute", "ec2:DescribeVpcAttribute");
+
+/// GetKeyRotationStatus: one call per KMS key and member (`key_rotation_enabled`,
+/// `rotation_period_in_days`).
+const GET_KEY_ROTATION_STATUS: Call = call("GetKeyRotationStatus", "kms:GetKeyRotationStatus");
 
 /// One resource type.
 #[derive(Debug, Clone, Copy)]
@@ -513,6 +519,71 @@ pub const TYPES: &[AwsType] = &[
         #[cfg(feature = "collect")]
         fetch: |t| Box::pin(s3::buckets(t)),
     },
+    // The services of the CIS benchmark beyond EC2, S3 and IAM (collect/rds.rs, efs.rs,
+    // kms.rs, logs.rs, cloudwatch.rs, sns.rs), each listed per region.
+    AwsType {
+        name: "aws:rds:db_instance",
+        regional: true,
+        calls: &[call("DescribeDBInstances", "rds:DescribeDBInstances")],
+        schema: schema::rds_db_instance,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(rds::db_instances(t)),
+    },
+    AwsType {
+        name: "aws:efs:file_system",
+        regional: true,
+        calls: &[call(
+            "DescribeFileSystems",
+            "elasticfilesystem:DescribeFileSystems",
+        )],
+        schema: schema::efs_file_system,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(efs::file_systems(t)),
+    },
+    // ListKeys, and DescribeKey of every key (who manages it, its spec and state).
+    AwsType {
+        name: "aws:kms:key",
+        regional: true,
+        calls: &[
+            call("ListKeys", "kms:ListKeys"),
+            call("DescribeKey", "kms:DescribeKey"),
+        ],
+        schema: schema::kms_key,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(kms::keys(t)),
+    },
+    AwsType {
+        name: "aws:logs:log_group",
+        regional: true,
+        calls: &[call("DescribeLogGroups", "logs:DescribeLogGroups")],
+        schema: schema::logs_log_group,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(logs::log_groups(t)),
+    },
+    AwsType {
+        name: "aws:cloudwatch:alarm",
+        regional: true,
+        calls: &[call("DescribeAlarms", "cloudwatch:DescribeAlarms")],
+        schema: schema::cloudwatch_alarm,
+        links: &[],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(cloudwatch::alarms(t)),
+    },
+    AwsType {
+        name: "aws:sns:topic",
+        regional: true,
+        calls: &[call("ListTopics", "sns:ListTopics")],
+        schema: schema::sns_topic,
+        links: &[link("alarms", "aws:cloudwatch:alarm", |p, _| {
+            strings(p, "alarm_actions")
+        })],
+        #[cfg(feature = "collect")]
+        fetch: |t| Box::pin(sns::topics(t)),
+    },
     // IAM is global: listed once per account, from the home region.
     AwsType {
         name: "aws:iam:user",
@@ -647,6 +718,87 @@ pub const TYPES: &[AwsType] = &[
 /// Members that cost a call per resource, made only when a rule reads them. A failed call
 /// is an error of its member only (`CollectionError::members`).
 pub const MEMBERS: &[AwsMember] = &[
+    // KMS keys, log groups and SNS topics (the CIS services beyond EC2, S3 and IAM).
+    AwsMember {
+        type_name: "aws:kms:key",
+        member: "key_rotation_enabled",
+        call: GET_KEY_ROTATION_STATUS,
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Kms(kms::key_rotation_enabled),
+    },
+    AwsMember {
+        type_name: "aws:kms:key",
+        member: "rotation_period_in_days",
+        call: GET_KEY_ROTATION_STATUS,
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Kms(kms::rotation_period_in_days),
+    },
+    AwsMember {
+        type_name: "aws:kms:key",
+        member: "policy",
+        call: call("GetKeyPolicy", "kms:GetKeyPolicy"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Kms(kms::policy),
+    },
+    AwsMember {
+        type_name: "aws:kms:key",
+        member: "tags",
+        call: call("ListResourceTags", "kms:ListResourceTags"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Kms(kms::tags),
+    },
+    AwsMember {
+        type_name: "aws:logs:log_group",
+        member: "metric_filters",
+        call: call("DescribeMetricFilters", "logs:DescribeMetricFilters"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Logs(logs::metric_filters),
+    },
+    AwsMember {
+        type_name: "aws:logs:log_group",
+        member: "tags",
+        call: call("ListTagsForResource", "logs:ListTagsForResource"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Logs(logs::tags),
+    },
+    AwsMember {
+        type_name: "aws:cloudwatch:alarm",
+        member: "tags",
+        call: call("ListTagsForResource", "cloudwatch:ListTagsForResource"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: CloudWatch(cloudwatch::tags),
+    },
+    AwsMember {
+        type_name: "aws:sns:topic",
+        member: "tags",
+        call: call("ListTagsForResource", "sns:ListTagsForResource"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Sns(sns::tags),
+    },
+    AwsMember {
+        type_name: "aws:sns:topic",
+        member: "subscriptions",
+        call: call("ListSubscriptionsByTopic", "sns:ListSubscriptionsByTopic"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Sns(sns::subscriptions),
+    },
+    AwsMember {
+        type_name: "aws:sns:topic",
+        member: "attributes",
+        call: call("GetTopicAttributes", "sns:GetTopicAttributes"),
+        also: &[],
+        #[cfg(feature = "collect")]
+        fetch: Sns(sns::attributes),
+    },
     AwsMember {
         type_name: "aws:iam:user",
         member: "access_keys",

@@ -234,17 +234,40 @@ where
     T: 'static,
 {
     Box::pin(async move {
-        let listing = t.ty.calls.first().ok_or("no listing call")?;
-        let mut out = Vec::new();
-        each_page(&t.ctx, Some(&t.region), listing, pages, |page| {
-            for (item, owner) in items(&page) {
-                out.extend(t.resource(id(item), owner, convert(item)));
-            }
-        })
-        .await?;
+        let mut out = listing(t, pages, items, id, convert).await?;
         let errors = t.per_resource(&mut out).await;
         Ok((out, errors))
     })
+}
+
+/// Every page of the row's listing (of any service), each item with an id converted into
+/// a resource: [`describe`] without the per-resource members, for services whose members
+/// go through their own client ([`per_resource`]).
+pub(crate) async fn listing<O, E, T>(
+    t: &Task,
+    pages: impl Pages<O, SdkError<E, HttpResponse>>,
+    items: fn(&O) -> Owned<'_, T>,
+    id: fn(&T) -> Option<&str>,
+    convert: fn(&T) -> Json,
+) -> Result<Vec<JsonResource>, String>
+where
+    O: Send,
+    E: ProvideErrorMetadata + Error + Send + 'static,
+{
+    let listing = t.ty.calls.first().ok_or("no listing call")?;
+    let mut out = Vec::new();
+    each_page(&t.ctx, Some(&t.region), listing, pages, |page| {
+        for (item, owner) in items(&page) {
+            out.extend(t.resource(id(item), owner, convert(item)));
+        }
+    })
+    .await?;
+    Ok(out)
+}
+
+/// The account id of an ARN (`arn:aws:rds:us-east-1:123456789012:db:x`), when it names one.
+pub(crate) fn arn_account(arn: Option<&str>) -> Option<&str> {
+    arn?.split(':').nth(4).filter(|a| !a.is_empty())
 }
 
 /// A page's items, each with the owner account it names.
@@ -285,4 +308,12 @@ pub(crate) enum PerResource {
     Iam(MemberFetch<aws_sdk_iam::Client>),
     /// A CloudTrail call on a trail (by ARN) from the region that lists it.
     CloudTrail(MemberFetch<aws_sdk_cloudtrail::Client>),
+    /// A KMS call per key in its region (`collect/kms.rs`).
+    Kms(MemberFetch<aws_sdk_kms::Client>),
+    /// A CloudWatch Logs call per log group in its region (`collect/logs.rs`).
+    Logs(MemberFetch<aws_sdk_cloudwatchlogs::Client>),
+    /// An SNS call per topic in its region (`collect/sns.rs`).
+    Sns(MemberFetch<aws_sdk_sns::Client>),
+    /// A CloudWatch call per alarm in its region (`collect/cloudwatch.rs`).
+    CloudWatch(MemberFetch<aws_sdk_cloudwatch::Client>),
 }

@@ -6,38 +6,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use cloudspec_model::from_json::JsonResource;
-use cloudspec_model::CollectionError;
+use cloudspec_model::{CollectionError, CollectionPlan};
+use serde_json::Value as Json;
 
 use super::convert::refs;
 use crate::types::{EVERY_OWNER, TYPES};
 
 /// Sets every reverse link whose both sides were collected (`collected` lists the types
-/// collected without error in any region). A link whose other side failed (a whole type's
-/// error in `errors`) is left out and returned as an error of that member of the owning
-/// type, so that a rule reading it is `error`, not judged on an empty list.
-pub(crate) fn add_reverse_links(
-    resources: &mut [JsonResource],
-    collected: &BTreeSet<&str>,
-    errors: &[CollectionError],
-) -> Vec<CollectionError> {
+/// without a whole-type error in any region; [`unlinked`] makes the others errors).
+pub(crate) fn add_reverse_links(resources: &mut [JsonResource], collected: &BTreeSet<&str>) {
     let links = TYPES
         .iter()
         .flat_map(|t| t.links.iter().map(move |l| (t.name, l)));
-    let mut unlinked = Vec::new();
-    for (owner, l) in links
-        .clone()
-        .filter(|(owner, l)| collected.contains(owner) && !collected.contains(l.source))
-    {
-        for e in errors
-            .iter()
-            .filter(|e| e.type_name == l.source && e.members.is_empty())
-        {
-            let message = format!("{} (of {}): {}", l.member, l.source, e.message);
-            unlinked.push(
-                CollectionError::new(owner, e.region.clone(), message).of_members(&[l.member]),
-            );
-        }
-    }
     for (owner, l) in
         links.filter(|(owner, l)| collected.contains(l.source) && collected.contains(owner))
     {
@@ -61,13 +41,88 @@ pub(crate) fn add_reverse_links(
                 .insert(l.member.to_string(), refs(l.source, ids));
         }
     }
-    unlinked
+    metric_alarms(resources, collected);
+}
+
+/// The reverse links a rule reads that cannot be set because their source type failed: an
+/// error of the owner's link member per failure of the source, so a rule that reads the
+/// link is `error` instead of being judged on a list that is missing, not empty.
+pub(crate) fn unlinked(plan: &CollectionPlan, errors: &[CollectionError]) -> Vec<CollectionError> {
+    let links = TYPES
+        .iter()
+        .flat_map(|t| t.links.iter().map(move |l| (t.name, l.member, l.source)))
+        .chain([(LOG_GROUP, "metric_filters", ALARM)]);
+    let mut out = Vec::new();
+    for (owner, member, source) in links {
+        if !plan.needs_member(owner, member) {
+            continue;
+        }
+        let failed = errors
+            .iter()
+            .filter(|e| e.type_name == source && e.members.is_empty());
+        for e in failed {
+            let message = format!("{source} could not be collected: {}", e.message);
+            out.push(CollectionError::new(owner, e.region.clone(), message).of_members(&[member]));
+        }
+    }
+    out
+}
+
+const LOG_GROUP: &str = "aws:logs:log_group";
+const ALARM: &str = "aws:cloudwatch:alarm";
+
+/// The one reverse link inside a member: `aws:logs:log_group`
+/// `metric_filters ( metric_transformations ( > alarms ) )`, the metric alarms of the log
+/// group's region on the metric a filter publishes (same `metric_name` and `namespace`), set
+/// when both types were collected and a rule read the metric filters.
+fn metric_alarms(resources: &mut [JsonResource], collected: &BTreeSet<&str>) {
+    if !collected.contains(LOG_GROUP) || !collected.contains(ALARM) {
+        return;
+    }
+    let mut by_metric: BTreeMap<(Option<String>, String, String), Vec<String>> = BTreeMap::new();
+    for a in resources.iter().filter(|r| r.type_name == ALARM) {
+        let text = |k: &str| {
+            a.properties
+                .get(k)
+                .and_then(Json::as_str)
+                .map(str::to_string)
+        };
+        if let (Some(namespace), Some(name)) = (text("namespace"), text("metric_name")) {
+            by_metric
+                .entry((a.region.clone(), namespace, name))
+                .or_default()
+                .push(a.id.clone());
+        }
+    }
+    for g in resources.iter_mut().filter(|r| r.type_name == LOG_GROUP) {
+        let region = g.region.clone();
+        let Some(Json::Array(filters)) = g.properties.get_mut("metric_filters") else {
+            continue;
+        };
+        let transformations = filters
+            .iter_mut()
+            .filter_map(|f| f.get_mut("metric_transformations")?.as_array_mut())
+            .flatten();
+        for t in transformations {
+            let text = |k: &str| t.get(k).and_then(Json::as_str).map(str::to_string);
+            let key = match (text("metric_namespace"), text("metric_name")) {
+                (Some(namespace), Some(name)) => (region.clone(), namespace, name),
+                _ => continue,
+            };
+            let ids = by_metric
+                .get(&key)
+                .map(|ids| ids.iter().map(String::as_str));
+            if let Json::Object(t) = t {
+                t.insert("alarms".into(), refs(ALARM, ids.into_iter().flatten()));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{json, Value as Json};
+    use serde_json::json;
 
     fn res(type_name: &str, id: &str, props: Json) -> JsonResource {
         let Json::Object(properties) = props else {
@@ -91,7 +146,7 @@ mod tests {
             res("aws:ec2:subnet", "subnet-1", json!({"vpc_id": "vpc-1"})),
         ];
         let collected: BTreeSet<&str> = ["aws:ec2:vpc", "aws:ec2:flow_log"].into();
-        assert!(add_reverse_links(&mut all, &collected, &[]).is_empty());
+        add_reverse_links(&mut all, &collected);
         assert_eq!(
             all[0].properties["flow_logs"],
             json!([{"$ref": "aws:ec2:flow_log/fl-1"}])
@@ -100,6 +155,36 @@ mod tests {
         assert!(
             !all[0].properties.contains_key("subnets"),
             "subnets were not collected"
+        );
+    }
+
+    #[test]
+    fn links_whose_source_failed_are_errors_of_the_members_that_read_them() {
+        let mut plan = CollectionPlan::new();
+        plan.add_member("aws:ec2:vpc", "flow_logs");
+        plan.add_member(LOG_GROUP, "metric_filters");
+        plan.add_type(ALARM);
+        plan.add_type("aws:ec2:subnet");
+        let errors = [
+            CollectionError::new(
+                "aws:ec2:flow_log",
+                Some("eu-west-1".into()),
+                "DescribeFlowLogs: denied",
+            ),
+            CollectionError::new(ALARM, Some("eu-west-1".into()), "DescribeAlarms: denied"),
+            CollectionError::new("aws:ec2:subnet", None, "DescribeSubnets: denied"),
+        ];
+        let got: Vec<(String, Vec<String>)> = unlinked(&plan, &errors)
+            .into_iter()
+            .map(|e| (e.type_name, e.members))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("aws:ec2:vpc".to_string(), vec!["flow_logs".to_string()]),
+                (LOG_GROUP.to_string(), vec!["metric_filters".to_string()]),
+            ],
+            "vpc subnets are not read"
         );
     }
 
@@ -120,7 +205,7 @@ mod tests {
             ),
         ];
         let collected: BTreeSet<&str> = ["aws:ec2:region", "aws:cloudtrail:trail"].into();
-        assert!(add_reverse_links(&mut all, &collected, &[]).is_empty());
+        add_reverse_links(&mut all, &collected);
         assert_eq!(
             all[0].properties["trails"],
             json!([{"$ref": "aws:cloudtrail:trail/org"}])
@@ -132,22 +217,29 @@ mod tests {
     }
 
     #[test]
-    fn a_link_whose_other_side_failed_is_an_error_of_that_member() {
-        let mut all = vec![res("aws:ec2:region", "us-east-1", json!({}))];
-        let collected: BTreeSet<&str> = ["aws:ec2:region"].into();
-        let failed = [CollectionError::new(
-            "aws:accessanalyzer:analyzer",
-            Some("us-east-1".into()),
-            "ListAnalyzers: HTTP 500 without an error code",
-        )];
-        let errors = add_reverse_links(&mut all, &collected, &failed);
-        assert_eq!(errors.len(), 1);
-        assert_eq!(errors[0].type_name, "aws:ec2:region");
-        assert_eq!(errors[0].members, ["analyzers"]);
-        assert_eq!(
-            errors[0].message,
-            "analyzers (of aws:accessanalyzer:analyzer): ListAnalyzers: HTTP 500 without an error code"
-        );
-        assert!(!all[0].properties.contains_key("analyzers"));
+    fn metric_filters_link_to_the_alarms_on_their_metric() {
+        let filters = json!({"metric_filters": [{"metric_transformations": [
+            {"metric_name": "Unauthorized", "metric_namespace": "CIS"},
+            {"metric_name": "Other", "metric_namespace": "CIS"}
+        ]}]});
+        let mut all = vec![
+            res(LOG_GROUP, "lg", filters),
+            res(LOG_GROUP, "bare", json!({})),
+            res(
+                ALARM,
+                "a1",
+                json!({"metric_name": "Unauthorized", "namespace": "CIS"}),
+            ),
+            res(
+                ALARM,
+                "a2",
+                json!({"metric_name": "Unauthorized", "namespace": "Elsewhere"}),
+            ),
+        ];
+        add_reverse_links(&mut all, &[LOG_GROUP, ALARM].into());
+        let t = &all[0].properties["metric_filters"][0]["metric_transformations"];
+        assert_eq!(t[0]["alarms"], json!([{"$ref": "aws:cloudwatch:alarm/a1"}]));
+        assert_eq!(t[1]["alarms"], json!([]));
+        assert!(!all[1].properties.contains_key("metric_filters"));
     }
 }

@@ -10,15 +10,21 @@
 pub(crate) mod account;
 mod client;
 pub(crate) mod cloudtrail;
+pub(crate) mod cloudwatch;
 pub(crate) mod config;
 mod convert;
 mod ctx;
 pub(crate) mod ec2;
+pub(crate) mod efs;
 pub(crate) mod fetch;
 pub(crate) mod iam;
+pub(crate) mod kms;
 mod links;
+pub(crate) mod logs;
 pub(crate) mod posture;
+pub(crate) mod rds;
 pub(crate) mod s3;
+pub(crate) mod sns;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -183,6 +189,7 @@ pub async fn collect(
             Err(e) => errors.push(type_error("aws", None, format!("internal error: {e}"))),
         }
     }
+    errors.extend(links::unlinked(&plan, &errors));
     for _ in &errors {
         ctx.error();
     }
@@ -196,8 +203,7 @@ pub async fn collect(
                 .any(|e| e.type_name == *t && e.members.is_empty())
         })
         .collect();
-    let unlinked = links::add_reverse_links(&mut resources, &complete, &errors);
-    errors.extend(unlinked);
+    links::add_reverse_links(&mut resources, &complete);
     ctx.finish_progress();
     for r in &mut resources {
         for value in r.properties.values_mut() {

@@ -92,6 +92,7 @@ fn declares_every_type_of_the_contract() {
         [
             "aws:accessanalyzer:analyzer",
             "aws:cloudtrail:trail",
+            "aws:cloudwatch:alarm",
             "aws:config:configuration_recorder",
             "aws:config:delivery_channel",
             "aws:ec2:address",
@@ -110,15 +111,20 @@ fn declares_every_type_of_the_contract() {
             "aws:ec2:volume",
             "aws:ec2:vpc",
             "aws:ec2:vpc_endpoint",
+            "aws:efs:file_system",
             "aws:iam:account",
             "aws:iam:group",
             "aws:iam:policy",
             "aws:iam:role",
             "aws:iam:server_certificate",
             "aws:iam:user",
+            "aws:kms:key",
+            "aws:logs:log_group",
+            "aws:rds:db_instance",
             "aws:s3:account",
             "aws:s3:bucket",
             "aws:securityhub:hub",
+            "aws:sns:topic",
         ]
     );
 }
@@ -260,10 +266,18 @@ fn associations_keep_their_raw_id_or_are_documented_reverse_links() {
         let reverse = m.doc.starts_with("Reverse link");
         // IAM names other resources by ARN (`policy_arn` -> `> policy`).
         let arn = format!("{}_arn", m.name);
+        // A list of ARNs of several kinds of resources keeps its name; the association is
+        // "the <targets> among <raw>" (`alarm_action_topics` among `alarm_actions`).
+        let among = m
+            .doc
+            .split_once(" among ")
+            .and_then(|(_, rest)| rest.split(' ').next())
+            .filter(|raw| siblings.iter().any(|s| s.name == *raw))
+            .map(str::to_string);
         let raw = if siblings.iter().any(|s| s.name == arn) {
             arn
         } else {
-            raw
+            among.unwrap_or(raw)
         };
         match siblings.iter().find(|s| s.name == raw) {
             Some(raw_member) => {
