@@ -1465,6 +1465,8 @@ pub(crate) fn trail() -> ResourceSchema {
             boolean("is_organization_trail"),
             boolean("log_file_validation_enabled"),
             string("cloud_watch_logs_log_group_arn"),
+            assoc("cloud_watch_logs_log_group", LOG_GROUP)
+                .doc("The log group it delivers to (from cloud_watch_logs_log_group_arn)"),
             string("cloud_watch_logs_role_arn"),
             string("kms_key_id").doc("The KMS key that encrypts its logs; null when none"),
             boolean("has_custom_event_selectors"),

@@ -12,7 +12,7 @@ use cloudspec_model::from_json::JsonResource;
 use serde_json::{json, Value as Json};
 
 use super::client;
-use super::convert::{en, list, tag_map, ts};
+use super::convert::{en, list, r, tag_map, ts};
 use super::fetch::{each_page, per_resource, BoxFuture, Fetched, On, Once, PerResource, Task};
 
 /// `aws:cloudtrail:trail` in the task's region.
@@ -69,6 +69,7 @@ fn resource(t: &Task, trail: &ct::Trail, home: &str) -> Option<JsonResource> {
         "is_organization_trail": trail.is_organization_trail(),
         "log_file_validation_enabled": trail.log_file_validation_enabled(),
         "cloud_watch_logs_log_group_arn": trail.cloud_watch_logs_log_group_arn(),
+        "cloud_watch_logs_log_group": r("aws:logs:log_group", trail.cloud_watch_logs_log_group_arn()),
         "cloud_watch_logs_role_arn": trail.cloud_watch_logs_role_arn(),
         "kms_key_id": trail.kms_key_id(),
         "has_custom_event_selectors": trail.has_custom_event_selectors(),
