@@ -17,7 +17,7 @@
 //!         assessment: automated      # or manual
 //! ```
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use crate::outcome::{
     Assessment, ControlRule, ControlSection, ControlStatus, ControlVerdict, ControlsView,
@@ -197,50 +197,11 @@ fn identifier(
     Ok((pos, id))
 }
 
-/// A mapping's entries by key (with the key's position).
-type Fields<'a> = BTreeMap<&'a str, (Pos, &'a Node)>;
+use marked::Fields;
 
-/// A mapping's entries by key, after checking that every key is one of `known` and none
-/// repeats.
+/// A mapping's entries by key ([`marked::mapping`]).
 fn mapping<'a>(node: &'a Node, what: &str, known: &[&str]) -> Result<Fields<'a>, ControlsError> {
-    let Node::Map { entries, .. } = node else {
-        return Err(ControlsError::at(
-            node.pos(),
-            format!("{what} must be a mapping, found {}", node.kind()),
-        ));
-    };
-    let mut out = BTreeMap::new();
-    for (key, value) in entries {
-        let Node::Scalar { text, .. } = key else {
-            return Err(ControlsError::at(key.pos(), "a key must be a plain name"));
-        };
-        if !known.contains(&text.as_str()) {
-            return Err(ControlsError::at(
-                key.pos(),
-                format!(
-                    "unknown field `{text}` in {what}; expected {}",
-                    one_of(known)
-                ),
-            ));
-        }
-        if out.insert(text.as_str(), (key.pos(), value)).is_some() {
-            return Err(ControlsError::at(
-                key.pos(),
-                format!("`{text}` is given twice in {what}"),
-            ));
-        }
-    }
-    Ok(out)
-}
-
-/// `a`, `a or b`, `a, b or c`: the names in backticks.
-fn one_of(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.split_last() {
-        None => String::new(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-    }
+    marked::mapping(node, what, known).map_err(|(pos, message)| ControlsError::at(pos, message))
 }
 
 /// A required field's value.

@@ -113,51 +113,13 @@ fn waivers_list(root: &Node) -> Result<&[Node], WaiverError> {
     }
 }
 
-/// A mapping's entries by key (with the key's position), after checking that every key is
-/// one of `known` and none repeats.
+/// A mapping's entries by key ([`marked::mapping`]).
 fn mapping<'a>(
     node: &'a Node,
     what: &str,
     known: &[&str],
-) -> Result<BTreeMap<&'a str, (Pos, &'a Node)>, WaiverError> {
-    let Node::Map { entries, .. } = node else {
-        return Err(WaiverError::at(
-            node.pos(),
-            format!("{what} must be a mapping, found {}", node.kind()),
-        ));
-    };
-    let mut out = BTreeMap::new();
-    for (key, value) in entries {
-        let Node::Scalar { text, .. } = key else {
-            return Err(WaiverError::at(key.pos(), "a key must be a plain name"));
-        };
-        if !known.contains(&text.as_str()) {
-            return Err(WaiverError::at(
-                key.pos(),
-                format!(
-                    "unknown field `{text}` in {what}; expected {}",
-                    one_of(known)
-                ),
-            ));
-        }
-        if out.insert(text.as_str(), (key.pos(), value)).is_some() {
-            return Err(WaiverError::at(
-                key.pos(),
-                format!("`{text}` is given twice in {what}"),
-            ));
-        }
-    }
-    Ok(out)
-}
-
-/// `a`, `a or b`, `a, b or c`: the names in backticks.
-fn one_of(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.split_last() {
-        None => String::new(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-    }
+) -> Result<marked::Fields<'a>, WaiverError> {
+    marked::mapping(node, what, known).map_err(|(pos, message)| WaiverError::at(pos, message))
 }
 
 /// One entry of the `waivers:` list.
@@ -521,7 +483,7 @@ mod tests {
 
     #[test]
     fn one_of_lists_names() {
-        assert_eq!(one_of(&["a"]), "`a`");
-        assert_eq!(one_of(&["a", "b", "c"]), "`a`, `b` or `c`");
+        assert_eq!(marked::one_of(&["a"]), "`a`");
+        assert_eq!(marked::one_of(&["a", "b", "c"]), "`a`, `b` or `c`");
     }
 }

@@ -322,6 +322,53 @@ impl Builder {
     }
 }
 
+/// A mapping's entries by key (with the key's position).
+pub(crate) type Fields<'a> = std::collections::BTreeMap<&'a str, (Pos, &'a Node)>;
+
+/// A mapping's entries by key, after checking that every key is one of `known` and none
+/// repeats; an error is its position and message (waiver and controls files alike).
+pub(crate) fn mapping<'a>(
+    node: &'a Node,
+    what: &str,
+    known: &[&str],
+) -> Result<Fields<'a>, (Pos, String)> {
+    let Node::Map { entries, .. } = node else {
+        return Err((
+            node.pos(),
+            format!("{what} must be a mapping, found {}", node.kind()),
+        ));
+    };
+    let mut out = Fields::new();
+    for (key, value) in entries {
+        let Node::Scalar { text, .. } = key else {
+            return Err((key.pos(), "a key must be a plain name".to_string()));
+        };
+        if !known.contains(&text.as_str()) {
+            return Err((
+                key.pos(),
+                format!(
+                    "unknown field `{text}` in {what}; expected {}",
+                    one_of(known)
+                ),
+            ));
+        }
+        if out.insert(text.as_str(), (key.pos(), value)).is_some() {
+            return Err((key.pos(), format!("`{text}` is given twice in {what}")));
+        }
+    }
+    Ok(out)
+}
+
+/// `a`, `a or b`, `a, b or c`: the names in backticks.
+pub(crate) fn one_of(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
