@@ -2,7 +2,8 @@
 # The whole CIS pack against a seeded moto account (no AWS account needed):
 #   bench/aws/cis.sh [path/to/cloudspec] [instances per region]
 # Seeds two regions (instances, security groups, VPCs), S3 buckets, IAM users with keys and
-# MFA, roles, a group, a server certificate, trails, a Config recorder and Security Hub,
+# MFA, roles, a group, a server certificate, trails, a Config recorder, Security Hub, RDS,
+# EFS, KMS keys, log groups with metric filters, alarms and SNS topics,
 # runs `cloudspec run rules/aws-cis` and prints, per API operation, the calls made next to
 # the fewest the APIs allow for the same data (one call per listing page and region, or per
 # account for global services, plus one per resource for per-resource calls), then the
@@ -25,7 +26,7 @@ trap 'kill $MOTO_PID $PROXY_PID 2>/dev/null || true' EXIT
 wait_port "$PORT"
 TMP=$(mktemp -d)
 "$PY" tests/fixtures/aws/seed.py "http://127.0.0.1:$PORT" --instances "$INSTANCES" --batch 10 \
-  --iam --logging --region us-east-1 --region eu-west-1 >/dev/null
+  --iam --logging --services --region us-east-1 --region eu-west-1 >/dev/null
 export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
 export AWS_CONFIG_FILE=/nonexistent AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_EC2_METADATA_DISABLED=true
 
@@ -60,6 +61,9 @@ per_resource = {
     "GetAccessKeyLastUsed": keys, "GetPolicy": policies_with_document,
     "GetPolicyVersion": policies_with_document,
     "GetTrailStatus": res["aws:cloudtrail:trail"], "GetEventSelectors": res["aws:cloudtrail:trail"],
+    "DescribeKey": res["aws:kms:key"], "GetKeyRotationStatus": res["aws:kms:key"],
+    "DescribeMetricFilters": res["aws:logs:log_group"],
+    "ListSubscriptionsByTopic": res["aws:sns:topic"],
     "GetBucketPolicy": res["aws:s3:bucket"], "GetBucketVersioning": res["aws:s3:bucket"],
     # The buckets' and the account's (S3 Control) public access blocks.
     "GetPublicAccessBlock": res["aws:s3:bucket"] + 1,
