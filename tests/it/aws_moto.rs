@@ -1096,8 +1096,9 @@ fn cis_pack_on_the_seeded_account() {
     assert_eq!(status_of(&buckets, "log-bucket"), "fail");
 }
 
-/// The CIS pack's logging, monitoring and further identity controls (issue #21) on a seeded
-/// account, live and again from the inventory the run saved: CloudTrail (a multi-region
+/// The CIS pack's storage, logging, monitoring and further identity controls (issue #21) on
+/// a seeded account, live and again from the inventory the run saved: RDS, EFS and KMS
+/// (`seed.py --services`), CloudTrail (a multi-region
 /// trail covers both regions), Config and Security Hub in us-east-1 only, a support role, an
 /// expired server certificate, instance roles. moto 5.1 gaps, where the rules are errors
 /// (never judged on what was not read) and the pack's saved-inventory cases judge them
@@ -1114,12 +1115,14 @@ fn cis_logging_and_identity_controls_on_the_seeded_account() {
         "1",
         "--no-s3",
         "--logging",
+        "--services",
         "--region",
         "us-east-1",
         "--region",
         "eu-west-1",
     ]);
     let logging = &seeded["logging"];
+    let services = &seeded["services"];
     let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
     let pack = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/aws-cis");
     let dir = tempfile::tempdir().expect("temp dir");
@@ -1193,6 +1196,19 @@ fn cis_logging_and_identity_controls_on_the_seeded_account() {
             ("A role may manage incidents with AWS Support", "pass"),
             ("No expired server certificate is stored in IAM", "fail"),
             ("Instances use an IAM instance role for AWS access", "fail"),
+            ("RDS instances are encrypted at rest", "fail"),
+            (
+                "RDS instances upgrade minor engine versions automatically",
+                "fail",
+            ),
+            ("RDS instances are not publicly accessible", "fail"),
+            ("EFS file systems are encrypted at rest", "fail"),
+            (
+                "Rotation is enabled for customer-created symmetric KMS keys",
+                "fail",
+            ),
+            // The seeded trails deliver to no log group: nothing is monitored.
+            ("Unauthorized API calls are monitored", "fail"),
             (
                 "No attached policy allows full administrative privileges",
                 "fail",
@@ -1200,6 +1216,21 @@ fn cis_logging_and_identity_controls_on_the_seeded_account() {
         ] {
             assert_eq!(status_of(&rules, rule), want, "{rule}");
         }
+        let dbs = resource_statuses(&report, "RDS instances are encrypted at rest");
+        assert_eq!(status_of(&dbs, &text(&services["plain_db"])), "fail");
+        assert_eq!(status_of(&dbs, &text(&services["encrypted_db"])), "pass");
+        let public = resource_statuses(&report, "RDS instances are not publicly accessible");
+        assert_eq!(status_of(&public, &text(&services["plain_db"])), "fail");
+        assert_eq!(status_of(&public, &text(&services["encrypted_db"])), "pass");
+        let fs = resource_statuses(&report, "EFS file systems are encrypted at rest");
+        assert_eq!(status_of(&fs, &text(&services["plain_fs"])), "fail");
+        assert_eq!(status_of(&fs, &text(&services["encrypted_fs"])), "pass");
+        let keys = resource_statuses(
+            &report,
+            "Rotation is enabled for customer-created symmetric KMS keys",
+        );
+        assert_eq!(status_of(&keys, &text(&services["rotated_key"])), "pass");
+        assert_eq!(status_of(&keys, &text(&services["unrotated_key"])), "fail");
         let trails = resource_statuses(&report, "Trails validate their log files");
         assert_eq!(status_of(&trails, &org), "pass");
         assert_eq!(status_of(&trails, &local), "fail");
