@@ -8,8 +8,10 @@
 # the fewest the APIs allow for the same data (one call per listing page and region, or per
 # account for global services, plus one per resource for per-resource calls), then the
 # wall time at --concurrency 1 and the default, directly and behind a proxy adding 200 ms
-# per request (AWS-like latency). Needs moto: CLOUDSPEC_MOTO_SERVER / CLOUDSPEC_PYTHON (as
-# .ci/run sets), else PATH.
+# per request (AWS-like latency). With PROWLER=path/to/prowler, Prowler runs its CIS 6.0
+# compliance checks on the same account first, for requests, wall time and peak memory
+# side by side. Needs moto: CLOUDSPEC_MOTO_SERVER / CLOUDSPEC_PYTHON (as .ci/run sets),
+# else PATH.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN="${1:-${CARGO_TARGET_DIR:-target}/release/cloudspec}"
@@ -19,16 +21,34 @@ PY="${CLOUDSPEC_PYTHON:-python3}"
 free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 wait_port() { until "$PY" -c "import socket; socket.create_connection(('127.0.0.1', $1), 1)" 2>/dev/null; do sleep 0.2; done; }
 PORT=$(free_port)
-MOTO_IAM_LOAD_MANAGED_POLICIES=true "$MOTO" -H 127.0.0.1 -p "$PORT" >/dev/null 2>&1 &
+TMP=$(mktemp -d)
+# moto logs one line per request: the requests a tool made are the lines it added.
+MOTO_IAM_LOAD_MANAGED_POLICIES=true "$MOTO" -H 127.0.0.1 -p "$PORT" >"$TMP/moto.log" 2>&1 &
 MOTO_PID=$!
 PROXY_PID=""
 trap 'kill $MOTO_PID $PROXY_PID 2>/dev/null || true' EXIT
 wait_port "$PORT"
-TMP=$(mktemp -d)
 "$PY" tests/fixtures/aws/seed.py "http://127.0.0.1:$PORT" --instances "$INSTANCES" --batch 10 \
   --iam --logging --services --region us-east-1 --region eu-west-1 >/dev/null
 export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
 export AWS_CONFIG_FILE=/nonexistent AWS_SHARED_CREDENTIALS_FILE=/nonexistent AWS_EC2_METADATA_DISABLED=true
+
+requests() { grep -c 'HTTP/1.1' "$TMP/moto.log" || true; }
+# side TOOL ARGS...: requests, wall time and peak memory of one run against moto
+side() {
+  local before after; before=$(requests)
+  AWS_ENDPOINT_URL="http://127.0.0.1:$PORT" AWS_DEFAULT_REGION=us-east-1 /usr/bin/time -f '%e s, %M KiB peak' \
+    "$@" >"$TMP/side.out" 2>"$TMP/side.err" || true
+  after=$(requests)
+  printf '%s requests, %s\n' "$((after - before))" "$(tail -n 1 "$TMP/side.err")"
+}
+if [ -n "${PROWLER:-}" ]; then
+  echo "== side by side on the same account (2 regions)"
+  printf 'prowler --compliance cis_6.0_aws: '
+  side "$PROWLER" aws --compliance cis_6.0_aws -f us-east-1 eu-west-1 --output-formats csv -o "$TMP/prowler" --no-banner
+  printf 'cloudspec run rules/aws-cis:    '
+  side "$BIN" run rules/aws-cis --region us-east-1 --region eu-west-1 --format json -o "$TMP/side.json"
+fi
 
 # run ENDPOINT CONCURRENCY: the closing line of the run; the debug log in $TMP/log
 run() {
