@@ -1012,9 +1012,22 @@ fn cis_pack_on_the_seeded_account() {
     let ids = &seeded["regions"]["us-east-1"];
     let id = |key: &str| ids[key].as_str().unwrap_or_default().to_string();
     let pack = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/aws-cis");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inventory = dir.path().join("inventory.json");
     let out = moto.run(
-        &[pack.to_str().unwrap_or_default(), "--format", "json"],
+        &[
+            pack.to_str().unwrap_or_default(),
+            "--format",
+            "json",
+            "--save-inventory",
+            inventory.to_str().expect("utf-8 path"),
+        ],
         &[],
+    );
+    // Judged again from the saved inventory: the same verdicts, errors included.
+    assert_eq!(
+        verdicts(&rejudged(&pack, &inventory)),
+        verdicts(&report(&out))
     );
     // 3: rules moto cannot serve are errors (no Access Analyzer; Security Hub's "not
     // enabled" answer is an XML body the SDK cannot read; see the next test).
@@ -1298,11 +1311,21 @@ fn cis_credential_age_controls_on_backdated_keys() {
     let users = &seeded["iam"]["users"];
     let arn = |name: &str| users[name].as_str().unwrap_or_default().to_string();
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/aws-cis/identity.cloudspec");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inventory = dir.path().join("inventory.json");
     let out = moto.run(
-        &[spec.to_str().unwrap_or_default(), "--format", "json"],
+        &[
+            spec.to_str().unwrap_or_default(),
+            "--format",
+            "json",
+            "--save-inventory",
+            inventory.to_str().expect("utf-8 path"),
+        ],
         &[],
     );
     let report = report(&out);
+    // Judged again from the saved inventory (at its collected_at): the same verdicts.
+    assert_eq!(verdicts(&rejudged(&spec, &inventory)), verdicts(&report));
     let everyone = ["alice", "bob", "carol", "dave"];
     for (rule, users, failing) in [
         (
@@ -1522,4 +1545,28 @@ fn services_for_the_cis_benchmark() {
     assert_eq!(topic["subscriptions"][0]["protocol"], "email");
     assert!(topic.get("attributes").is_none(), "not read: {topic}");
     assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
+}
+
+/// Every rule's status and its resources' statuses, to compare two reports' verdicts.
+fn verdicts(report: &Value) -> Vec<(String, String, Vec<(String, String)>)> {
+    statuses(report)
+        .into_iter()
+        .map(|(rule, status)| {
+            let resources = resource_statuses(report, &rule);
+            (rule, status, resources)
+        })
+        .collect()
+}
+
+/// `cloudspec run SPEC --format json --inventory INVENTORY`: the report of a saved
+/// inventory judged again, without moto.
+fn rejudged(spec: &Path, inventory: &Path) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_cloudspec"))
+        .arg("run")
+        .arg(spec)
+        .args(["--format", "json", "--inventory"])
+        .arg(inventory)
+        .output()
+        .expect("cloudspec runs");
+    report(&out)
 }
