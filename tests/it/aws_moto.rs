@@ -1547,8 +1547,11 @@ fn services_for_the_cis_benchmark() {
     assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
 }
 
+/// A rule's name and status, and its resources' ids and statuses.
+type Verdict = (String, String, Vec<(String, String)>);
+
 /// Every rule's status and its resources' statuses, to compare two reports' verdicts.
-fn verdicts(report: &Value) -> Vec<(String, String, Vec<(String, String)>)> {
+fn verdicts(report: &Value) -> Vec<Verdict> {
     statuses(report)
         .into_iter()
         .map(|(rule, status)| {
