@@ -23,7 +23,7 @@ use crate::outcome::{
     Assessment, ControlRule, ControlSection, ControlStatus, ControlVerdict, ControlsView,
     RunOutcome, Status,
 };
-use crate::waivers::marked::{self, Node, Pos};
+use crate::waivers::marked::{self, Fields, Node, Pos};
 
 /// The fields of the file, of a section and of a control.
 const TOP_FIELDS: [&str; 4] = ["benchmark", "version", "reference_prefix", "sections"];
@@ -196,8 +196,6 @@ fn identifier(
     }
     Ok((pos, id))
 }
-
-use marked::Fields;
 
 /// A mapping's entries by key ([`marked::mapping`]).
 fn mapping<'a>(node: &'a Node, what: &str, known: &[&str]) -> Result<Fields<'a>, ControlsError> {

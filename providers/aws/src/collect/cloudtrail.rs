@@ -13,7 +13,9 @@ use serde_json::{json, Value as Json};
 
 use super::client;
 use super::convert::{en, list, r, tag_map, ts};
-use super::fetch::{each_page, per_resource, BoxFuture, Fetched, On, Once, PerResource, Task};
+use super::fetch::{
+    arn_account, each_page, per_resource, BoxFuture, Fetched, On, Once, PerResource, Task,
+};
 
 /// `aws:cloudtrail:trail` in the task's region.
 pub(crate) async fn trails(t: &Task) -> Fetched {
@@ -82,7 +84,7 @@ fn resource(t: &Task, trail: &ct::Trail, home: &str) -> Option<JsonResource> {
         type_name: t.ty.name.to_string(),
         id: arn.to_string(),
         region: Some(home.to_string()),
-        account: arn.split(':').nth(4).map(str::to_string),
+        account: arn_account(Some(arn)).map(str::to_string),
         properties,
     })
 }

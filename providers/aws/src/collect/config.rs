@@ -13,7 +13,7 @@ use serde_json::{json, Value as Json};
 
 use super::client;
 use super::convert::{en, list, opt, ts};
-use super::fetch::{each_page, Fetched, Once, Task};
+use super::fetch::{arn_account, each_page, Fetched, Once, Task};
 
 /// `aws:config:configuration_recorder` in the task's region, each with its status.
 pub(crate) async fn recorders(t: &Task) -> Fetched {
@@ -123,16 +123,9 @@ pub(crate) async fn delivery_channels(t: &Task) -> Fetched {
     Ok((found, Vec::new()))
 }
 
-/// A resource of the task's type in its region: id its ARN, else `REGION/NAME`.
+/// A resource of the task's type in its region ([`Task::resource`]): id its ARN, else
+/// `REGION/NAME`.
 fn resource(t: &Task, arn: Option<&str>, name: &str, props: Json) -> Option<JsonResource> {
-    let Json::Object(properties) = props else {
-        return None;
-    };
-    Some(JsonResource {
-        type_name: t.ty.name.to_string(),
-        id: arn.map_or_else(|| format!("{}/{name}", t.region), str::to_string),
-        region: Some(t.region.clone()),
-        account: arn.and_then(|a| a.split(':').nth(4)).map(str::to_string),
-        properties,
-    })
+    let id = arn.map_or_else(|| format!("{}/{name}", t.region), str::to_string);
+    t.resource(Some(&id), arn_account(arn), props)
 }

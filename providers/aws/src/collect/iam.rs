@@ -14,7 +14,9 @@ use serde_json::{json, Map, Value as Json};
 use super::client;
 use super::convert::{document, list, tag_map, ts};
 use super::ctx::api_error;
-use super::fetch::{each_page, per_resource, BoxFuture, Fetched, On, PerResource, Task};
+use super::fetch::{
+    arn_account, each_page, per_resource, BoxFuture, Fetched, On, PerResource, Task,
+};
 use crate::schema::SUMMARY_KEYS;
 use crate::types::{GET_ACCESS_KEY_LAST_USED, GET_POLICY_VERSION};
 
@@ -40,15 +42,7 @@ pub(crate) async fn users(t: &Task) -> Fetched {
                     "create_date": ts(Some(u.create_date())),
                     "password_last_used": ts(u.password_last_used()),
                 });
-                if let Json::Object(properties) = props {
-                    found.push(JsonResource {
-                        type_name: t.ty.name.to_string(),
-                        id: u.arn().to_string(),
-                        region: None,
-                        account: account_of(u.arn()),
-                        properties,
-                    });
-                }
+                found.extend(iam_resource(t, u.arn(), props));
             }
         },
     )
@@ -68,14 +62,6 @@ async fn iam_members(
         _ => None,
     })
     .await
-}
-
-/// The account id of an ARN (`arn:aws:iam::123456789012:user/x`).
-fn account_of(arn: &str) -> Option<String> {
-    arn.split(':')
-        .nth(4)
-        .filter(|a| !a.is_empty())
-        .map(str::to_string)
 }
 
 /// The user name of a user's ARN (its id): the part after the last `/`.
@@ -344,7 +330,9 @@ pub(crate) async fn policies(t: &Task) -> Fetched {
                         type_name: t.ty.name.to_string(),
                         id: arn.to_string(),
                         region: None,
-                        account: account_of(arn).filter(|a| a != "aws"),
+                        account: arn_account(Some(arn))
+                            .filter(|a| *a != "aws")
+                            .map(str::to_string),
                         properties,
                     });
                 }
@@ -430,7 +418,7 @@ fn iam_resource(t: &Task, arn: &str, props: Json) -> Option<JsonResource> {
         type_name: t.ty.name.to_string(),
         id: arn.to_string(),
         region: None,
-        account: account_of(arn),
+        account: arn_account(Some(arn)).map(str::to_string),
         properties,
     })
 }

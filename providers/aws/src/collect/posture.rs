@@ -3,13 +3,12 @@
 //! with `InvalidAccessException`) and `aws:accessanalyzer:analyzer` (ListAnalyzers).
 
 use aws_sdk_securityhub::error::ProvideErrorMetadata;
-use cloudspec_model::from_json::JsonResource;
-use serde_json::{json, Value as Json};
+use serde_json::json;
 
 use super::client;
 use super::convert::{en, tag_map, ts};
 use super::ctx::api_error;
-use super::fetch::{each_page, Fetched, Task};
+use super::fetch::{arn_account, each_page, Fetched, Task};
 
 /// Error codes with which DescribeHub says Security Hub is not enabled in the region.
 const NOT_ENABLED: &[&str] = &["InvalidAccessException", "ResourceNotFoundException"];
@@ -41,7 +40,8 @@ pub(crate) async fn hub(t: &Task) -> Fetched {
         "auto_enable_controls": out.auto_enable_controls(),
         "control_finding_generator": en(out.control_finding_generator()),
     });
-    Ok((resource(t, arn, props).into_iter().collect(), Vec::new()))
+    let hub = t.resource(Some(arn), arn_account(Some(arn)), props);
+    Ok((hub.into_iter().collect(), Vec::new()))
 }
 
 /// `aws:accessanalyzer:analyzer` in the task's region.
@@ -68,22 +68,9 @@ pub(crate) async fn analyzers(t: &Task) -> Fetched {
                 "last_resource_analyzed_at": ts(a.last_resource_analyzed_at()),
                 "tags": tag_map(a.tags().into_iter().flatten().map(|(k, v)| (Some(k.as_str()), Some(v.as_str())))),
             });
-            found.extend(resource(t, a.arn(), props));
+            found.extend(t.resource(Some(a.arn()), arn_account(Some(a.arn())), props));
         }
     })
     .await?;
     Ok((found, Vec::new()))
-}
-
-fn resource(t: &Task, arn: &str, props: Json) -> Option<JsonResource> {
-    let Json::Object(properties) = props else {
-        return None;
-    };
-    Some(JsonResource {
-        type_name: t.ty.name.to_string(),
-        id: arn.to_string(),
-        region: Some(t.region.clone()),
-        account: arn.split(':').nth(4).map(str::to_string),
-        properties,
-    })
 }
