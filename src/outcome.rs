@@ -594,15 +594,37 @@ impl RunOutcome {
     /// any rule.
     pub fn summary(&self) -> Summary {
         let mut s = Summary::default();
-        let mut seen = std::collections::HashSet::new();
+        // The rules of each type. Resources of different types never coincide, so each type
+        // counts on its own: one rule needs no set (it judges a resource once), several a set
+        // of ids. Only if a rule held resources of another type would one set of all be needed.
+        let mut by_type: rustc_hash::FxHashMap<&str, Vec<&RuleOutcome>> = Default::default();
+        let mut mixed = false;
         for (_, _, rule) in self.rules() {
             s.rules += 1;
             s.counts.add(rule.status);
-            for r in &rule.resources {
-                seen.insert((r.type_name.as_str(), r.id.as_str()));
-            }
+            mixed |= rule.resources.iter().any(|r| r.type_name != rule.on);
+            by_type.entry(rule.on.as_str()).or_default().push(rule);
         }
-        s.resources_evaluated = seen.len();
+        if mixed {
+            let all: Vec<&RuleOutcome> = by_type.into_values().flatten().collect();
+            by_type = [("", all)].into_iter().collect();
+        }
+        let mut seen = rustc_hash::FxHashSet::<(&str, &str)>::default();
+        for rules in by_type.values() {
+            if let [rule] = rules.as_slice() {
+                s.resources_evaluated += rule.resources.len();
+                continue;
+            }
+            seen.clear();
+            for rule in rules {
+                seen.extend(
+                    rule.resources
+                        .iter()
+                        .map(|r| (r.type_name.as_str(), r.id.as_str())),
+                );
+            }
+            s.resources_evaluated += seen.len();
+        }
         s
     }
 }
@@ -711,5 +733,74 @@ mod serialize {
         assert_ne!(plain, boxed);
         assert_eq!(boxed.notes(), ["n".to_string()]);
         assert!(plain.notes().is_empty() && plain.error().is_none() && plain.waiver().is_none());
+    }
+}
+
+#[cfg(test)]
+mod summary {
+    use super::*;
+
+    fn rule(on: &str, status: Status, resources: &[(&str, &str)]) -> RuleOutcome {
+        RuleOutcome {
+            name: format!("r-{on}"),
+            on: on.into(),
+            status,
+            error: None,
+            severity: None,
+            references: Vec::new(),
+            remediation: None,
+            location: Location {
+                file: "s.cloudspec".into(),
+                line: 1,
+                column: 1,
+            },
+            text: String::new(),
+            resources: resources
+                .iter()
+                .map(|(t, id)| ResourceOutcome::new(*t, *id, Status::Pass, None))
+                .collect(),
+            elapsed_secs: 0.0,
+        }
+    }
+
+    fn run(rules: Vec<RuleOutcome>) -> Summary {
+        RunOutcome {
+            specs: vec![SpecOutcome {
+                name: "s".into(),
+                file: "s.cloudspec".into(),
+                groups: vec![GroupOutcome {
+                    name: "g".into(),
+                    rules,
+                }],
+            }],
+            collected_at: None,
+            now: None,
+            warnings: Vec::new(),
+            audit: Audit::default(),
+        }
+        .summary()
+    }
+
+    /// A resource in scope of several rules counts once; equal ids of two types count twice.
+    #[test]
+    fn distinct_resources_are_counted_once() {
+        let s = run(vec![
+            rule("a", Status::Pass, &[("a", "1"), ("a", "2")]),
+            rule("a", Status::Fail, &[("a", "2"), ("a", "3")]),
+            rule("b", Status::Pass, &[("b", "1")]),
+            rule("c", Status::Skip, &[]),
+        ]);
+        assert_eq!((s.rules, s.resources_evaluated), (4, 4));
+        assert_eq!((s.counts.pass, s.counts.fail, s.counts.skip), (2, 1, 1));
+    }
+
+    /// A rule holding resources of another type than its own is counted by type and id too.
+    #[test]
+    fn resources_of_another_type_are_counted_by_type_and_id() {
+        let s = run(vec![
+            rule("a", Status::Pass, &[("a", "1"), ("b", "1")]),
+            rule("b", Status::Pass, &[("b", "1"), ("b", "2")]),
+        ]);
+        assert_eq!(s.resources_evaluated, 3);
     }
 }

@@ -6,8 +6,9 @@
 //! wall-clock time or duration, so the same outcome always gives the same bytes.
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 
-use super::sorted_resources;
+use super::{pieces, sorted_resources};
 use crate::outcome::{
     AppliedWaiver, BaselineSummary, ControlSection, ControlStatus, ControlsView, Drift, Failure,
     GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome, SpecOutcome,
@@ -25,11 +26,37 @@ pub fn render(outcome: &RunOutcome) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// The depth of a resource in the report: report, `groups`, group, `rules`, rule,
+/// `resources`.
+const RESOURCE_DEPTH: usize = 6;
+
 /// Writes the JSON report to `out` as it is serialized: a big account's report (hundreds of
-/// megabytes) is never held in memory whole.
+/// megabytes) is never held in memory whole. The rules' resources are rendered on every
+/// core, piece by piece, and written in order (`pieces`).
 pub fn write(outcome: &RunOutcome, mut out: impl std::io::Write) -> std::io::Result<()> {
-    let report = Report::from_outcome(outcome);
-    if let Err(err) = serde_json::to_writer_pretty(&mut out, &report) {
+    let rules: Vec<Vec<&ResourceOutcome>> = outcome
+        .rules()
+        .map(|(_, _, rule)| sorted_resources(rule))
+        .collect();
+    let slots = pieces::Slots::new(rules.len()).map_err(std::io::Error::other)?;
+    let report = Report::from_outcome(outcome, &slots);
+    let lens: Vec<usize> = rules.iter().map(Vec::len).collect();
+    let item = |rule: usize, index: usize, buffer: &mut Vec<u8>| match rules
+        .get(rule)
+        .and_then(|r| r.get(index))
+    {
+        Some(resource) => pieces::pretty_at(&Resource::new(resource), RESOURCE_DEPTH, buffer),
+        None => Ok(()),
+    };
+    let written = pieces::write(
+        &mut out,
+        &lens,
+        RESOURCE_DEPTH,
+        super::threads(),
+        &item,
+        |ser| report.serialize(ser),
+    );
+    if let Err(err) = written {
         if err.is_io() {
             return Err(err.into());
         }
@@ -141,7 +168,8 @@ struct Rule<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     remediation: Option<&'a str>,
     location: &'a Location,
-    resources: Vec<Resource<'a>>,
+    /// Where the rule's resources go (`pieces`); `null` only if the slots were miscounted.
+    resources: Option<&'a RawValue>,
 }
 
 #[derive(Serialize)]
@@ -189,7 +217,8 @@ struct Source<'a> {
 }
 
 impl<'a> Report<'a> {
-    fn from_outcome(outcome: &'a RunOutcome) -> Self {
+    fn from_outcome(outcome: &'a RunOutcome, slots: &'a pieces::Slots) -> Self {
+        let mut rule_index = 0..;
         let names: Vec<&str> = outcome.specs.iter().map(|s| s.name.as_str()).collect();
         Report {
             cloudspec_report: REPORT_VERSION,
@@ -210,7 +239,8 @@ impl<'a> Report<'a> {
             groups: outcome
                 .specs
                 .iter()
-                .flat_map(|spec| spec.groups.iter().map(move |g| Group::new(spec, g)))
+                .flat_map(|spec| spec.groups.iter().map(move |g| (spec, g)))
+                .map(|(spec, group)| Group::new(spec, group, slots, &mut rule_index))
                 .collect(),
             controls: outcome.audit.controls.as_ref().map(Controls::new),
         }
@@ -263,18 +293,28 @@ impl Summary {
 }
 
 impl<'a> Group<'a> {
-    fn new(spec: &'a SpecOutcome, group: &'a GroupOutcome) -> Self {
+    /// `next_rule` numbers the run's rules in report order: the slot of each one's resources.
+    fn new(
+        spec: &'a SpecOutcome,
+        group: &'a GroupOutcome,
+        slots: &'a pieces::Slots,
+        next_rule: &mut std::ops::RangeFrom<usize>,
+    ) -> Self {
         Group {
             name: &group.name,
             spec: &spec.name,
             spec_file: &spec.file,
-            rules: group.rules.iter().map(Rule::new).collect(),
+            rules: group
+                .rules
+                .iter()
+                .map(|rule| Rule::new(rule, next_rule.next().and_then(|k| slots.slot(k))))
+                .collect(),
         }
     }
 }
 
 impl<'a> Rule<'a> {
-    fn new(rule: &'a RuleOutcome) -> Self {
+    fn new(rule: &'a RuleOutcome, resources: Option<&'a RawValue>) -> Self {
         Rule {
             name: &rule.name,
             on: &rule.on,
@@ -288,10 +328,7 @@ impl<'a> Rule<'a> {
             references: &rule.references,
             remediation: rule.remediation.as_deref(),
             location: &rule.location,
-            resources: sorted_resources(rule)
-                .into_iter()
-                .map(Resource::new)
-                .collect(),
+            resources,
         }
     }
 }

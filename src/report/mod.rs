@@ -4,6 +4,7 @@
 pub mod console;
 pub mod json;
 pub mod junit;
+mod pieces;
 pub mod sarif;
 
 use crate::outcome::{ResourceOutcome, RuleOutcome, RunOutcome, StatusCounts};
@@ -68,11 +69,22 @@ pub fn write(
 }
 
 /// A rule's resources sorted by id, then type: reports sort again so that their output
-/// never depends on the order the evaluator happened to produce.
+/// never depends on the order the evaluator happened to produce (which is this order
+/// already, so usually nothing moves).
 pub(crate) fn sorted_resources(rule: &RuleOutcome) -> Vec<&ResourceOutcome> {
     let mut resources: Vec<&ResourceOutcome> = rule.resources.iter().collect();
-    resources.sort_by(|a, b| (&a.id, &a.type_name).cmp(&(&b.id, &b.type_name)));
+    let order = |a: &&ResourceOutcome, b: &&ResourceOutcome| {
+        (&a.id, &a.type_name).cmp(&(&b.id, &b.type_name))
+    };
+    if !resources.is_sorted_by(|a, b| order(a, b).is_le()) {
+        resources.sort_by(order);
+    }
     resources
+}
+
+/// The threads a report renders on: the available cores, at most 8 (as evaluation).
+pub(crate) fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
 }
 
 /// How many of a rule's resources ended in each status.

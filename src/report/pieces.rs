@@ -1,0 +1,521 @@
+//! The long arrays of a report rendered on every core and written in order.
+//!
+//! Most of a big report is a few long arrays: each rule's resources in the JSON report, the
+//! results in SARIF. [`write`] serializes the rest of the document on the calling thread
+//! with [`Pretty`], serde_json's pretty layout, and each array where the document holds a
+//! [`Slots::slot`] marker. The arrays' items are cut into pieces of [`PIECE`] items, which
+//! worker threads render into byte buffers ahead of the writer; the writer takes the pieces
+//! in order (rendering a piece itself when no worker has taken it yet) and writes them as
+//! they come, so serializing, writing to the file and the file system's own work overlap.
+//! At most [`WINDOW`] pieces are rendered ahead and their buffers are reused: memory stays
+//! flat however big the report. The bytes are exactly those of `serde_json::to_writer_pretty`
+//! on the whole document (`tests/it/report.rs` and the unit tests below compare them).
+
+use std::io::{self, Write};
+use std::ops::Range;
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+/// Items per piece: big enough that a piece is worth a hand-over, small enough that the
+/// workers stay busy to the end.
+pub(crate) const PIECE: usize = 1024;
+
+/// Pieces rendered ahead of the writer, at most.
+const WINDOW: usize = 32;
+
+/// Below this many items in all, everything is rendered on the calling thread.
+const SERIAL_BELOW: usize = 4096;
+
+/// serde_json's `PrettyFormatter` (two-space indent) starting at any depth, and writing the
+/// arrays of a [`Slots`] where the document holds their markers. Its layout is
+/// PrettyFormatter's, rule for rule: `serde_json` offers no way to start that formatter at
+/// a depth, which pieces rendered apart need.
+pub(crate) struct Pretty<'s> {
+    current_indent: usize,
+    has_value: bool,
+    slots: Option<&'s Stream<'s>>,
+}
+
+impl<'s> Pretty<'s> {
+    fn new(depth: usize, slots: Option<&'s Stream<'s>>) -> Self {
+        Pretty {
+            current_indent: depth,
+            has_value: false,
+            slots,
+        }
+    }
+}
+
+/// Spaces for `depth` levels of two-space indent.
+fn indent<W: ?Sized + Write>(out: &mut W, depth: usize) -> io::Result<()> {
+    const SPACES: &[u8; 64] = b"                                                                ";
+    let mut n = depth * 2;
+    while n > 0 {
+        let take = n.min(SPACES.len());
+        out.write_all(&SPACES[..take])?;
+        n -= take;
+    }
+    Ok(())
+}
+
+impl serde_json::ser::Formatter for Pretty<'_> {
+    fn begin_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.current_indent += 1;
+        self.has_value = false;
+        out.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.current_indent -= 1;
+        if self.has_value {
+            out.write_all(b"\n")?;
+            indent(out, self.current_indent)?;
+        }
+        out.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        indent(out, self.current_indent)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.current_indent += 1;
+        self.has_value = false;
+        out.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.current_indent -= 1;
+        if self.has_value {
+            out.write_all(b"\n")?;
+            indent(out, self.current_indent)?;
+        }
+        out.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        out.write_all(if first { b"\n" } else { b",\n" })?;
+        indent(out, self.current_indent)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    /// A marker of [`Slots::slot`]: the array it stands for, at this depth.
+    fn write_raw_fragment<W: ?Sized + Write>(
+        &mut self,
+        out: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        match (self.slots, fragment.parse::<usize>()) {
+            (Some(stream), Ok(slot)) => stream.write_slot(slot, self.current_indent, out),
+            _ => out.write_all(fragment.as_bytes()),
+        }
+    }
+}
+
+/// `value` pretty-printed as if it stood at `depth` (its nested lines indented from there).
+pub(crate) fn pretty_at<T: Serialize + ?Sized>(
+    value: &T,
+    depth: usize,
+    out: &mut Vec<u8>,
+) -> serde_json::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, Pretty::new(depth, None));
+    value.serialize(&mut ser)
+}
+
+/// The markers of a document's arrays: `slot(k)` stands for the `k`-th array, and the
+/// document must hold them in order, each once.
+pub(crate) struct Slots(Vec<Box<RawValue>>);
+
+impl Slots {
+    pub(crate) fn new(arrays: usize) -> serde_json::Result<Self> {
+        (0..arrays)
+            .map(|k| RawValue::from_string(k.to_string()))
+            .collect::<serde_json::Result<_>>()
+            .map(Slots)
+    }
+
+    /// The marker of the `k`-th array (`null` if there is none: a document built wrong).
+    pub(crate) fn slot(&self, k: usize) -> Option<&RawValue> {
+        self.0.get(k).map(|b| &**b)
+    }
+}
+
+/// Renders item `index` of array `array` (without separator or leading indent) at the
+/// depth the arrays' items stand at.
+pub(crate) type RenderItem<'a> =
+    dyn Fn(usize, usize, &mut Vec<u8>) -> serde_json::Result<()> + Sync + 'a;
+
+/// Serializes `document` to `out` with [`Pretty`]; the document's [`Slots`] markers are
+/// replaced by the arrays whose lengths `lens` gives, item `i` of array `k` rendered by
+/// `item(k, i, buffer)` at depth `depth` (the depth of the marker plus one), on up to
+/// `threads` threads.
+pub(crate) fn write<W: Write>(
+    out: W,
+    lens: &[usize],
+    depth: usize,
+    threads: usize,
+    item: &RenderItem<'_>,
+    document: impl FnOnce(&mut serde_json::Serializer<W, Pretty<'_>>) -> serde_json::Result<()>,
+) -> serde_json::Result<()> {
+    let stream = Stream::new(lens, depth, item);
+    let total: usize = lens.iter().sum();
+    let workers = if total < SERIAL_BELOW { 0 } else { threads };
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| stream.work());
+        }
+        // Stops the workers however the document ends (an error, a panic).
+        let _stop = StopOnDrop(&stream);
+        let mut ser = serde_json::Serializer::with_formatter(out, Pretty::new(0, Some(&stream)));
+        document(&mut ser)
+    })
+}
+
+/// The pieces of the arrays and who has rendered which.
+pub(crate) struct Stream<'a> {
+    /// Per piece: its array and item range.
+    pieces: Vec<(usize, Range<usize>)>,
+    /// Per array: its range of pieces.
+    arrays: Vec<Range<usize>>,
+    depth: usize,
+    item: &'a RenderItem<'a>,
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+struct State {
+    /// The next piece no one has taken.
+    next: usize,
+    /// Pieces written out; `next < written + WINDOW` bounds the work ahead.
+    written: usize,
+    /// The next array the document may ask for.
+    next_array: usize,
+    /// Rendered pieces not written yet.
+    done: Vec<Option<io::Result<Vec<u8>>>>,
+    /// Buffers of written pieces, for the next ones.
+    spare: Vec<Vec<u8>>,
+    /// The document ended or a worker failed: nobody waits for anything any more.
+    stop: bool,
+}
+
+impl<'a> Stream<'a> {
+    fn new(lens: &[usize], depth: usize, item: &'a RenderItem<'a>) -> Self {
+        let mut pieces = Vec::new();
+        let mut arrays = Vec::with_capacity(lens.len());
+        for (k, &len) in lens.iter().enumerate() {
+            let first = pieces.len();
+            let mut start = 0;
+            while start < len {
+                let end = (start + PIECE).min(len);
+                pieces.push((k, start..end));
+                start = end;
+            }
+            arrays.push(first..pieces.len());
+        }
+        let done = (0..pieces.len()).map(|_| None).collect();
+        Stream {
+            pieces,
+            arrays,
+            depth,
+            item,
+            state: Mutex::new(State {
+                next: 0,
+                written: 0,
+                next_array: 0,
+                done,
+                spare: Vec::new(),
+                stop: false,
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A worker that panicked holds no lock while rendering: a poisoned state is whole.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wait<'g>(&self, guard: MutexGuard<'g, State>) -> MutexGuard<'g, State> {
+        self.changed.wait(guard).unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn stop(&self) {
+        self.lock().stop = true;
+        self.changed.notify_all();
+    }
+
+    /// A worker: takes the next piece within the window, renders it, hands it over.
+    fn work(&self) {
+        let _stop_on_panic = StopOnPanic(self);
+        loop {
+            let (piece, buffer) = {
+                let mut state = self.lock();
+                loop {
+                    if state.stop || state.next >= self.pieces.len() {
+                        return;
+                    }
+                    if state.next < state.written + WINDOW {
+                        break;
+                    }
+                    state = self.wait(state);
+                }
+                state.next += 1;
+                (state.next - 1, state.spare.pop().unwrap_or_default())
+            };
+            let rendered = self.render(piece, buffer);
+            let mut state = self.lock();
+            if let Some(slot) = state.done.get_mut(piece) {
+                *slot = Some(rendered);
+            }
+            drop(state);
+            self.changed.notify_all();
+        }
+    }
+
+    /// Piece `piece` into `buffer`: each item after its separator and indent.
+    fn render(&self, piece: usize, mut buffer: Vec<u8>) -> io::Result<Vec<u8>> {
+        let Some((array, items)) = self.pieces.get(piece).cloned() else {
+            return Ok(buffer);
+        };
+        for index in items {
+            buffer.extend_from_slice(if index == 0 { b"\n" } else { b",\n" });
+            indent(&mut buffer, self.depth)?;
+            (self.item)(array, index, &mut buffer)?;
+        }
+        Ok(buffer)
+    }
+
+    /// Piece `piece`, rendered by a worker or, if none has taken it, here.
+    fn take(&self, piece: usize) -> io::Result<Vec<u8>> {
+        let mut state = self.lock();
+        loop {
+            if let Some(rendered) = state.done.get_mut(piece).and_then(Option::take) {
+                return rendered;
+            }
+            if state.next == piece {
+                state.next += 1;
+                let buffer = state.spare.pop().unwrap_or_default();
+                drop(state);
+                self.changed.notify_all();
+                return self.render(piece, buffer);
+            }
+            if state.stop {
+                return Err(io::Error::other("a report worker stopped"));
+            }
+            state = self.wait(state);
+        }
+    }
+
+    /// Array `array` at `depth` (its marker's), pieces in order as they are rendered.
+    fn write_slot<W: ?Sized + Write>(
+        &self,
+        array: usize,
+        depth: usize,
+        out: &mut W,
+    ) -> io::Result<()> {
+        {
+            let mut state = self.lock();
+            if array != state.next_array || depth + 1 != self.depth {
+                return Err(io::Error::other(format!(
+                    "internal error: report array {array} at depth {depth} out of place"
+                )));
+            }
+            state.next_array += 1;
+        }
+        let Some(pieces) = self.arrays.get(array).cloned() else {
+            return out.write_all(b"[]");
+        };
+        if pieces.is_empty() {
+            return out.write_all(b"[]");
+        }
+        out.write_all(b"[")?;
+        for piece in pieces {
+            let mut buffer = self.take(piece)?;
+            let written = out.write_all(&buffer);
+            buffer.clear();
+            let mut state = self.lock();
+            state.written += 1;
+            state.spare.push(buffer);
+            drop(state);
+            self.changed.notify_all();
+            written?;
+        }
+        out.write_all(b"\n")?;
+        indent(out, depth)?;
+        out.write_all(b"]")
+    }
+}
+
+struct StopOnDrop<'s, 'a>(&'s Stream<'a>);
+
+impl Drop for StopOnDrop<'_, '_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// Stops the stream when a worker panics, so that the writer does not wait for its piece.
+struct StopOnPanic<'s, 'a>(&'s Stream<'a>);
+
+impl Drop for StopOnPanic<'_, '_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Doc<'a> {
+        name: &'a str,
+        arrays: Vec<Holder<'a>>,
+        after: Vec<u32>,
+    }
+
+    #[derive(Serialize)]
+    struct Holder<'a> {
+        label: String,
+        items: &'a RawValue,
+    }
+
+    #[derive(Serialize)]
+    struct Item {
+        n: usize,
+        text: String,
+        nested: Vec<Vec<u8>>,
+        empty: Vec<u8>,
+    }
+
+    fn item(k: usize, i: usize) -> Item {
+        Item {
+            n: i,
+            text: format!("array {k} \"item\" {i}\n"),
+            nested: vec![vec![], vec![1, 2]],
+            empty: vec![],
+        }
+    }
+
+    /// The same document with real arrays.
+    #[derive(Serialize)]
+    struct PlainDoc<'a> {
+        name: &'a str,
+        arrays: Vec<PlainHolder>,
+        after: Vec<u32>,
+    }
+
+    #[derive(Serialize)]
+    struct PlainHolder {
+        label: String,
+        items: Vec<Item>,
+    }
+
+    /// The whole document with serde_json's own pretty printer.
+    fn expected(lens: &[usize]) -> String {
+        let doc = PlainDoc {
+            name: "d",
+            arrays: lens
+                .iter()
+                .enumerate()
+                .map(|(k, &len)| PlainHolder {
+                    label: format!("a{k}"),
+                    items: (0..len).map(|i| item(k, i)).collect(),
+                })
+                .collect(),
+            after: vec![1, 2],
+        };
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    }
+
+    fn streamed(lens: &[usize], threads: usize) -> String {
+        let slots = Slots::new(lens.len()).ok();
+        let slots = slots.as_ref();
+        let mut out = Vec::new();
+        let render = |k: usize, i: usize, buf: &mut Vec<u8>| pretty_at(&item(k, i), 4, buf);
+        let result = write(&mut out, lens, 4, threads, &render, |ser| {
+            let doc = Doc {
+                name: "d",
+                arrays: (0..lens.len())
+                    .filter_map(|k| {
+                        Some(Holder {
+                            label: format!("a{k}"),
+                            items: slots?.slot(k)?,
+                        })
+                    })
+                    .collect(),
+                after: vec![1, 2],
+            };
+            doc.serialize(ser)
+        });
+        assert!(result.is_ok(), "{result:?}");
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Whatever the lengths and threads, the bytes are serde_json's.
+    #[test]
+    fn arrays_stream_as_serde_json_prints_them() {
+        for lens in [
+            vec![],
+            vec![0],
+            vec![1],
+            vec![0, 3, 0],
+            vec![PIECE, PIECE + 1, 0, 2 * PIECE - 1],
+            vec![SERIAL_BELOW + 7, 5, 3 * PIECE + 2],
+        ] {
+            let want = expected(&lens);
+            for threads in [0, 1, 2, 4] {
+                assert_eq!(
+                    streamed(&lens, threads),
+                    want,
+                    "lens {lens:?}, threads {threads}"
+                );
+            }
+        }
+    }
+
+    /// A writer that fails stops the workers: the error comes back, nothing hangs.
+    #[test]
+    fn a_failing_writer_ends_the_stream() {
+        struct Fails(usize);
+        impl Write for Fails {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::other("disk full"));
+                }
+                self.0 -= 1;
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let lens = [50 * PIECE];
+        let Ok(slots) = Slots::new(1) else {
+            panic!("slots")
+        };
+        let render = |k: usize, i: usize, buf: &mut Vec<u8>| pretty_at(&item(k, i), 2, buf);
+        let result = write(Fails(3), &lens, 2, 2, &render, |ser| {
+            [slots.slot(0)].serialize(ser)
+        });
+        assert!(result.is_err());
+    }
+}
