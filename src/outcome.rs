@@ -595,8 +595,9 @@ impl RunOutcome {
     pub fn summary(&self) -> Summary {
         let mut s = Summary::default();
         // The rules of each type. Resources of different types never coincide, so each type
-        // counts on its own: one rule needs no set (it judges a resource once), several a set
-        // of ids. Only if a rule held resources of another type would one set of all be needed.
+        // counts on its own: one rule judges a resource once, and several rules' ids (each
+        // rule's sorted already) are merged. Only if a rule held resources of another type
+        // than its own would (type, id) pairs of all rules be merged.
         let mut by_type: rustc_hash::FxHashMap<&str, Vec<&RuleOutcome>> = Default::default();
         let mut mixed = false;
         for (_, _, rule) in self.rules() {
@@ -605,28 +606,60 @@ impl RunOutcome {
             mixed |= rule.resources.iter().any(|r| r.type_name != rule.on);
             by_type.entry(rule.on.as_str()).or_default().push(rule);
         }
-        if mixed {
-            let all: Vec<&RuleOutcome> = by_type.into_values().flatten().collect();
-            by_type = [("", all)].into_iter().collect();
-        }
-        let mut seen = rustc_hash::FxHashSet::<(&str, &str)>::default();
-        for rules in by_type.values() {
-            if let [rule] = rules.as_slice() {
-                s.resources_evaluated += rule.resources.len();
-                continue;
-            }
-            seen.clear();
-            for rule in rules {
-                seen.extend(
-                    rule.resources
-                        .iter()
-                        .map(|r| (r.type_name.as_str(), r.id.as_str())),
-                );
-            }
-            s.resources_evaluated += seen.len();
-        }
+        s.resources_evaluated = if mixed {
+            distinct(by_type.values().flatten().map(|rule| {
+                rule.resources
+                    .iter()
+                    .map(|r| (r.type_name.as_str(), r.id.as_str()))
+                    .collect()
+            }))
+        } else {
+            by_type
+                .values()
+                .map(|rules| match rules.as_slice() {
+                    [rule] => rule.resources.len(),
+                    rules => distinct(
+                        rules
+                            .iter()
+                            .map(|rule| rule.resources.iter().map(|r| r.id.as_str()).collect()),
+                    ),
+                })
+                .sum()
+        };
         s
     }
+}
+
+/// How many distinct values the lists hold together: each sorted (if it is not already) and
+/// merged into the union of those before it.
+fn distinct<T: Ord + Copy>(lists: impl Iterator<Item = Vec<T>>) -> usize {
+    let mut union: Vec<T> = Vec::new();
+    for mut list in lists {
+        if !list.is_sorted() {
+            list.sort_unstable();
+        }
+        list.dedup();
+        let mut merged = Vec::with_capacity(union.len().max(list.len()));
+        let (mut a, mut b) = (union.iter().peekable(), list.iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) => match x.cmp(y) {
+                    std::cmp::Ordering::Less => a.next(),
+                    std::cmp::Ordering::Greater => b.next(),
+                    std::cmp::Ordering::Equal => {
+                        b.next();
+                        a.next()
+                    }
+                },
+                (Some(_), None) => a.next(),
+                (None, Some(_)) => b.next(),
+                (None, None) => break,
+            };
+            merged.extend(next.copied());
+        }
+        union = merged;
+    }
+    union.len()
 }
 
 /// How many verdicts ended in each status (of rules for [`Summary`], of a rule's resources
@@ -786,7 +819,7 @@ mod summary {
     fn distinct_resources_are_counted_once() {
         let s = run(vec![
             rule("a", Status::Pass, &[("a", "1"), ("a", "2")]),
-            rule("a", Status::Fail, &[("a", "2"), ("a", "3")]),
+            rule("a", Status::Fail, &[("a", "3"), ("a", "2")]),
             rule("b", Status::Pass, &[("b", "1")]),
             rule("c", Status::Skip, &[]),
         ]);

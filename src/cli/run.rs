@@ -100,7 +100,13 @@ fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
         .iter()
         .filter_map(|f| f.spec.as_ref())
         .collect();
+    let started = std::time::Instant::now();
     let (inventory, named) = load_inventory(args, &sources, &schemas, &parsed)?;
+    tracing::debug!(
+        "loaded {} resources in {:.3} s",
+        inventory.resources.len(),
+        started.elapsed().as_secs_f64()
+    );
     // ...and against the schemas a loaded inventory names (`"provider": "aws"`) after.
     let more: Vec<SchemaSet> = named
         .iter()
@@ -132,12 +138,18 @@ fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
         Some(_) => started,
         None => eval::reference_time(&inventory, started),
     };
+    let started = std::time::Instant::now();
     let mut outcome = eval::evaluate_at(
         &inputs,
         &inventory,
         eval::default_threads(),
         eval::Limits::default(),
         reference,
+    );
+    tracing::debug!(
+        "evaluated {} rules in {:.3} s",
+        outcome.rules().count(),
+        started.elapsed().as_secs_f64()
     );
     audit.apply(&mut outcome, &inventory, now)?;
     if !args.quiet {
@@ -221,10 +233,16 @@ fn write_reports(args: &RunArgs, targets: &[Target], outcome: &RunOutcome) -> Re
         let options = RenderOptions {
             color: color_out && target.file.is_none(),
         };
+        let started = std::time::Instant::now();
         write_report(target, |out| {
             report::write(target.format, outcome, &options, out)
         })
         .map_err(|m| usage(&m))?;
+        tracing::debug!(
+            "wrote the {} report in {:.3} s",
+            target.format.name(),
+            started.elapsed().as_secs_f64()
+        );
     }
     Ok(())
 }

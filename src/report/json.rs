@@ -10,9 +10,8 @@ use serde_json::value::RawValue;
 
 use super::{pieces, sorted_resources};
 use crate::outcome::{
-    AppliedWaiver, BaselineSummary, ControlSection, ControlStatus, ControlsView, Drift, Failure,
-    GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome, SpecOutcome,
-    Status, UnknownPath, WaiverSummary,
+    BaselineSummary, ControlSection, ControlStatus, ControlsView, GroupOutcome, Location,
+    ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome, SpecOutcome, Status, WaiverSummary,
 };
 
 /// The version of the report's shape; bumped only on an incompatible change.
@@ -45,7 +44,7 @@ pub fn write(outcome: &RunOutcome, mut out: impl std::io::Write) -> std::io::Res
         .get(rule)
         .and_then(|r| r.get(index))
     {
-        Some(resource) => pieces::pretty_at(&Resource::new(resource), RESOURCE_DEPTH, buffer),
+        Some(resource) => write_resource(resource, buffer),
         None => Ok(()),
     };
     let written = pieces::write(
@@ -170,42 +169,6 @@ struct Rule<'a> {
     location: &'a Location,
     /// Where the rule's resources go (`pieces`); `null` only if the slots were miscounted.
     resources: Option<&'a RawValue>,
-}
-
-#[derive(Serialize)]
-struct Resource<'a> {
-    #[serde(rename = "type")]
-    type_name: &'a str,
-    id: &'a str,
-    status: Status,
-    /// With `--baseline`, on a failing or waived resource: `new` or `persisting`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    drift: Option<Drift>,
-    /// Why the resource could not be evaluated (status `error` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    region: Option<&'a str>,
-    failures: Vec<FailureView<'a>>,
-    #[serde(skip_serializing_if = "<[UnknownPath]>::is_empty")]
-    unknowns: &'a [UnknownPath],
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    notes: &'a [String],
-    /// The waiver that accepts the failures (status `waived` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    waiver: Option<&'a AppliedWaiver>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    source: Option<Source<'a>>,
-}
-
-/// A failing path, in the contract's key order (`expected` added last).
-#[derive(Serialize)]
-struct FailureView<'a> {
-    path: &'a str,
-    predicate: &'a str,
-    actual: &'a serde_json::Value,
-    message: &'a str,
-    expected: &'a str,
 }
 
 /// Where a resource was read from; `line` only when known.
@@ -333,34 +296,51 @@ impl<'a> Rule<'a> {
     }
 }
 
-impl<'a> Resource<'a> {
-    fn new(resource: &'a ResourceOutcome) -> Self {
-        Resource {
-            type_name: &resource.type_name,
-            id: &resource.id,
-            status: resource.status,
-            drift: resource.drift,
-            error: resource.error(),
-            region: resource.region.as_deref(),
-            failures: resource.failures().iter().map(FailureView::new).collect(),
-            unknowns: resource.unknowns(),
-            notes: resource.notes(),
-            waiver: resource.waiver(),
-            source: resource.source().map(Source::new),
-        }
+/// One resource of a rule, at [`RESOURCE_DEPTH`]: exactly what serde_json printed for the
+/// view struct this replaced, whose fields and their order were:
+/// `type`, `id`, `status`, `drift`?, `error`?, `region`?, `failures`, `unknowns`?, `notes`?,
+/// `waiver`?, `source`? (`?`: only when set or not empty); and per failure `path`,
+/// `predicate`, `actual`, `message`, `expected` (`tests/it/report.rs` pins every field).
+fn write_resource(resource: &ResourceOutcome, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    let mut object = pieces::Object::begin(out, RESOURCE_DEPTH);
+    object.str("type", &resource.type_name)?;
+    object.str("id", &resource.id)?;
+    object.str("status", resource.status.as_str())?;
+    if let Some(drift) = resource.drift {
+        object.str("drift", drift.as_str())?;
     }
-}
-
-impl<'a> FailureView<'a> {
-    fn new(failure: &'a Failure) -> Self {
-        FailureView {
-            path: &failure.path,
-            predicate: &failure.predicate,
-            actual: &failure.actual,
-            message: &failure.message,
-            expected: &failure.expected,
-        }
+    // Why the resource could not be evaluated (status `error` only).
+    if let Some(error) = resource.error() {
+        object.str("error", error)?;
     }
+    if let Some(region) = &resource.region {
+        object.str("region", region)?;
+    }
+    object.list("failures", resource.failures(), |failure, out, depth| {
+        let mut f = pieces::Object::begin(out, depth);
+        f.str("path", &failure.path)?;
+        f.str("predicate", &failure.predicate)?;
+        f.value("actual", &failure.actual)?;
+        f.str("message", &failure.message)?;
+        f.str("expected", &failure.expected)?;
+        f.end();
+        Ok(())
+    })?;
+    if !resource.unknowns().is_empty() {
+        object.value("unknowns", resource.unknowns())?;
+    }
+    if !resource.notes().is_empty() {
+        object.value("notes", resource.notes())?;
+    }
+    // The waiver that accepts the failures (status `waived` only).
+    if let Some(waiver) = resource.waiver() {
+        object.value("waiver", waiver)?;
+    }
+    if let Some(source) = resource.source() {
+        object.value("source", &Source::new(source))?;
+    }
+    object.end();
+    Ok(())
 }
 
 impl<'a> Source<'a> {
@@ -368,6 +348,143 @@ impl<'a> Source<'a> {
         Source {
             file: &source.file,
             line: source.line,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::outcome::{AppliedWaiver, Drift, Failure, UnknownPath};
+
+    /// The serde view `write_resource` replaced, field for field: the reference of its bytes.
+    #[derive(Serialize)]
+    struct Reference<'a> {
+        #[serde(rename = "type")]
+        type_name: &'a str,
+        id: &'a str,
+        status: Status,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        drift: Option<Drift>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        region: Option<&'a str>,
+        failures: Vec<ReferenceFailure<'a>>,
+        #[serde(skip_serializing_if = "<[UnknownPath]>::is_empty")]
+        unknowns: &'a [UnknownPath],
+        #[serde(skip_serializing_if = "<[String]>::is_empty")]
+        notes: &'a [String],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        waiver: Option<&'a AppliedWaiver>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        source: Option<Source<'a>>,
+    }
+
+    #[derive(Serialize)]
+    struct ReferenceFailure<'a> {
+        path: &'a str,
+        predicate: &'a str,
+        actual: &'a serde_json::Value,
+        message: &'a str,
+        expected: &'a str,
+    }
+
+    fn reference(r: &ResourceOutcome) -> String {
+        let view = Reference {
+            type_name: &r.type_name,
+            id: &r.id,
+            status: r.status,
+            drift: r.drift,
+            error: r.error(),
+            region: r.region.as_deref(),
+            failures: r
+                .failures()
+                .iter()
+                .map(|f| ReferenceFailure {
+                    path: &f.path,
+                    predicate: &f.predicate,
+                    actual: &f.actual,
+                    message: &f.message,
+                    expected: &f.expected,
+                })
+                .collect(),
+            unknowns: r.unknowns(),
+            notes: r.notes(),
+            waiver: r.waiver(),
+            source: r.source().map(Source::new),
+        };
+        let mut out = Vec::new();
+        assert!(pieces::pretty_at(&view, RESOURCE_DEPTH, &mut out).is_ok());
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    fn written(r: &ResourceOutcome) -> String {
+        let mut out = Vec::new();
+        assert!(write_resource(r, &mut out).is_ok());
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    fn failure(actual: serde_json::Value) -> Failure {
+        Failure {
+            path: "devices[0] > volume.\"size\"\n".into(),
+            predicate: Arc::from("gte 50"),
+            expected: Arc::from(">= 50\u{1}"),
+            actual,
+            message: "size is 30, expected >= 50 \\ é".into(),
+        }
+    }
+
+    /// Every field, set and unset, escapes included: the bytes the serde view gave.
+    #[test]
+    fn resources_are_written_as_the_serde_view_printed_them() {
+        let plain = ResourceOutcome::new("aws:ec2:instance", "i-1", Status::Pass, None);
+        let mut full = ResourceOutcome::new(
+            "aws:ec2:\"volume\"",
+            "vol-\t1",
+            Status::Waived,
+            Some("eu-west-1".into()),
+        );
+        full.drift = Some(Drift::Persisting);
+        let details = full.details_mut();
+        details.error = Some("could not \"read\"".into());
+        details.failures = vec![
+            failure(serde_json::json!({"a": [1, 2.5, null], "b": {}, "c": []})),
+            failure(serde_json::Value::Null),
+            failure(serde_json::json!("text")),
+        ];
+        details.unknowns = vec![UnknownPath {
+            path: "p".into(),
+            reason: "r".into(),
+        }];
+        details.notes = vec!["checked 0 elements".into(), "n2".into()];
+        details.source = Some(ResourceSource {
+            file: "main.tf".into(),
+            line: Some(12),
+            root: None,
+        });
+        details.waiver = Some(Box::new(AppliedWaiver {
+            rule: "EBS/*".into(),
+            resource: Some("vol-*".into()),
+            tags: [("team".to_string(), "data".to_string())]
+                .into_iter()
+                .collect(),
+            reason: "known".into(),
+            owner: "o".into(),
+            expires: "2027-01-01".into(),
+            line: 4,
+        }));
+        let mut source_without_line = ResourceOutcome::new("t", "i", Status::Unknown, None);
+        source_without_line.drift = Some(Drift::New);
+        source_without_line.details_mut().source = Some(ResourceSource {
+            file: "f.json".into(),
+            line: None,
+            root: None,
+        });
+        for r in [&plain, &full, &source_without_line] {
+            assert_eq!(written(r), reference(r));
         }
     }
 }

@@ -138,6 +138,106 @@ pub(crate) fn pretty_at<T: Serialize + ?Sized>(
     value.serialize(&mut ser)
 }
 
+/// A JSON string as serde_json writes it: only `"`, `\\` and control characters escaped.
+pub(crate) fn string(out: &mut Vec<u8>, s: &str) -> serde_json::Result<()> {
+    // Every byte is looked at without branching (most strings need no escape), and the
+    // string copied whole; the rare one that needs escapes goes through serde_json.
+    let plain = !s.bytes().fold(false, |escape, b| {
+        escape | (b < 0x20) | (b == b'"') | (b == b'\\')
+    });
+    if plain {
+        out.reserve(s.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+        Ok(())
+    } else {
+        serde_json::to_writer(out, s)
+    }
+}
+
+/// An object written field by field in [`Pretty`]'s layout, for the items a report has
+/// hundreds of thousands of (serde's derived code is the slower way to the same bytes).
+/// Fields with serde types go through [`pretty_at`], so only the shape lives here.
+pub(crate) struct Object<'b> {
+    out: &'b mut Vec<u8>,
+    depth: usize,
+    empty: bool,
+}
+
+impl<'b> Object<'b> {
+    /// `{` of an object standing at `depth`.
+    pub(crate) fn begin(out: &'b mut Vec<u8>, depth: usize) -> Self {
+        out.push(b'{');
+        Object {
+            out,
+            depth,
+            empty: true,
+        }
+    }
+
+    fn key(&mut self, key: &str) {
+        self.out
+            .extend_from_slice(if self.empty { b"\n" } else { b",\n" });
+        self.empty = false;
+        // Writing to a vector cannot fail.
+        let _ = indent(self.out, self.depth + 1);
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(b"\": ");
+    }
+
+    /// A string field.
+    pub(crate) fn str(&mut self, key: &str, value: &str) -> serde_json::Result<()> {
+        self.key(key);
+        string(self.out, value)
+    }
+
+    /// A field of any serializable value.
+    pub(crate) fn value<T: Serialize + ?Sized>(
+        &mut self,
+        key: &str,
+        value: &T,
+    ) -> serde_json::Result<()> {
+        self.key(key);
+        pretty_at(value, self.depth + 1, self.out)
+    }
+
+    /// A list field whose items `item` writes, each at its depth (given).
+    pub(crate) fn list<T>(
+        &mut self,
+        key: &str,
+        items: &[T],
+        mut item: impl FnMut(&T, &mut Vec<u8>, usize) -> serde_json::Result<()>,
+    ) -> serde_json::Result<()> {
+        self.key(key);
+        if items.is_empty() {
+            self.out.extend_from_slice(b"[]");
+            return Ok(());
+        }
+        self.out.push(b'[');
+        for (i, value) in items.iter().enumerate() {
+            self.out
+                .extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
+            let _ = indent(self.out, self.depth + 2);
+            item(value, self.out, self.depth + 2)?;
+        }
+        self.out.push(b'\n');
+        let _ = indent(self.out, self.depth + 1);
+        self.out.push(b']');
+        Ok(())
+    }
+
+    /// `}`.
+    pub(crate) fn end(self) {
+        if !self.empty {
+            self.out.push(b'\n');
+            let _ = indent(self.out, self.depth);
+        }
+        self.out.push(b'}');
+    }
+}
+
 /// The markers of a document's arrays: `slot(k)` stands for the `k`-th array, and the
 /// document must hold them in order, each once.
 pub(crate) struct Slots(Vec<Box<RawValue>>);
