@@ -11,8 +11,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 
-use super::sorted_resources;
+use super::{pieces, sorted_resources};
 use crate::outcome::{
     ControlsView, Drift, Location, ResourceOutcome, RuleOutcome, RunOutcome, Status,
 };
@@ -24,14 +25,37 @@ const FINGERPRINT_KEY: &str = "cloudspecResource/v1";
 /// The longest slug of a group or rule name in a rule id.
 const MAX_SLUG: usize = 60;
 
-/// Writes `outcome` as a SARIF 2.1.0 log to `out` as it is serialized.
+/// The depth of a result in the log: log, `runs`, run, `results`.
+const RESULT_DEPTH: usize = 4;
+
+/// Writes `outcome` as a SARIF 2.1.0 log to `out` as it is serialized; the results are
+/// rendered on every core, piece by piece, and written in order (`pieces`).
 pub fn write(outcome: &RunOutcome, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let rules = indexed_rules(outcome);
+    let results: Vec<(&IndexedRule<'_>, &ResourceOutcome)> = rules
+        .iter()
+        .flat_map(|entry| rule_results(entry).map(move |resource| (entry, resource)))
+        .collect();
+    let slots = pieces::Slots::new(1).map_err(std::io::Error::other)?;
     let log = Log {
         schema: SCHEMA,
         version: SARIF_VERSION,
-        runs: [Run::new(outcome)],
+        runs: [Run::new(outcome, &rules, slots.slot(0))],
     };
-    serde_json::to_writer_pretty(&mut *out, &log)?;
+    let item = |_: usize, index: usize, buffer: &mut Vec<u8>| match results.get(index) {
+        Some((entry, resource)) => {
+            pieces::pretty_at(&result(entry, resource), RESULT_DEPTH, buffer)
+        }
+        None => Ok(()),
+    };
+    pieces::write(
+        &mut *out,
+        &[results.len()],
+        RESULT_DEPTH,
+        super::threads(),
+        &item,
+        |ser| log.serialize(ser),
+    )?;
     out.write_all(b"\n")
 }
 
@@ -50,19 +74,20 @@ pub fn render(outcome: &RunOutcome) -> String {
 }
 
 #[derive(Serialize)]
-struct Log {
+struct Log<'a> {
     #[serde(rename = "$schema")]
     schema: &'static str,
     version: &'static str,
-    runs: [Run; 1],
+    runs: [Run<'a>; 1],
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Run {
+struct Run<'a> {
     tool: Tool,
     invocations: [Invocation; 1],
-    results: Vec<SarifResult>,
+    /// Where the results go (`pieces`); `null` only if the slot was missing.
+    results: Option<&'a RawValue>,
     /// With `--controls`: the benchmark as a taxonomy, one taxon per control.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     taxonomies: Vec<Taxonomy>,
@@ -278,9 +303,8 @@ struct IndexedRule<'a> {
     index: usize,
 }
 
-impl Run {
-    fn new(outcome: &RunOutcome) -> Run {
-        let rules = indexed_rules(outcome);
+impl<'a> Run<'a> {
+    fn new(outcome: &RunOutcome, rules: &[IndexedRule<'_>], results: Option<&'a RawValue>) -> Self {
         let controls = outcome.audit.controls.as_ref();
         Run {
             tool: Tool {
@@ -291,8 +315,8 @@ impl Run {
                     rules: rules.iter().map(|r| descriptor(r, controls)).collect(),
                 },
             },
-            invocations: [invocation(outcome, &rules)],
-            results: rules.iter().flat_map(rule_results).collect(),
+            invocations: [invocation(outcome, rules)],
+            results,
             taxonomies: controls.map(taxonomy).into_iter().collect(),
             properties: outcome.collected_at.as_ref().map(|at| RunProperties {
                 collected_at: at.clone(),
@@ -481,13 +505,11 @@ fn security_severity(severity: Option<&str>) -> Option<&'static str> {
     }
 }
 
-/// One result per failing, waived or unknown resource of the rule.
-fn rule_results(entry: &IndexedRule<'_>) -> Vec<SarifResult> {
+/// The resources of the rule that have a result: failing, waived or unknown ones.
+fn rule_results<'a>(entry: &IndexedRule<'a>) -> impl Iterator<Item = &'a ResourceOutcome> {
     sorted_resources(entry.rule)
         .into_iter()
         .filter(|r| matches!(r.status, Status::Fail | Status::Waived | Status::Unknown))
-        .map(|resource| result(entry, resource))
-        .collect()
 }
 
 /// A resource's result: located first where the resource was read from, when it came
