@@ -7,12 +7,13 @@
 //! Jenkins xunit plugin's `junit-10.xsd` (`tests/fixtures/report/junit.xsd`).
 
 use std::io::{self, Write};
+use std::ops::Range;
 use std::sync::LazyLock;
 use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite, XmlString};
 
-use super::{group_label, sorted_resources};
+use super::{group_label, pieces, sorted_resources};
 use crate::outcome::{
     ControlStatus, ControlVerdict, ControlsView, ResourceOutcome, RuleOutcome, RunOutcome,
     SpecOutcome, Status,
@@ -39,29 +40,79 @@ pub fn render(outcome: &RunOutcome) -> String {
     }
 }
 
+/// The name of the testcase that stands for rule `k`'s testcases in the skeleton.
+fn placeholder(k: usize) -> String {
+    format!("cloudspec-internal-slot-{k}")
+}
+
 /// Writes `outcome` as JUnit XML to `out` as it is serialized (a big account's report is
 /// never held whole as text).
+///
+/// quick-junit writes the document in two parts. The skeleton is the report with one
+/// placeholder testcase per rule and each suite's true counts; each rule's testcases are
+/// cut into pieces, each piece written by quick-junit as a report of one suite, from which
+/// the testcases are taken, on every core (`pieces`). The skeleton's lines are copied out,
+/// each placeholder replaced by its rule's pieces in order: the same bytes as quick-junit
+/// writing the whole report (`tests/it/report.rs` and the tests below pin them).
 pub fn write(outcome: &RunOutcome, out: &mut dyn Write) -> io::Result<()> {
-    let report = build(outcome);
+    let rules: Vec<RuleCases<'_>> = outcome
+        .rules()
+        .map(|(_, _, rule)| RuleCases::new(rule))
+        .collect();
+    let mut skeleton = Vec::new();
+    build(outcome, &rules)
+        .serialize(&mut skeleton)
+        .map_err(io::Error::other)?;
+    let lens: Vec<usize> = rules.iter().map(RuleCases::len).collect();
+    let piece = |k: usize, items: Range<usize>, buffer: &mut Vec<u8>| match rules.get(k) {
+        Some(cases) => cases.render(items, buffer),
+        None => Ok(()),
+    };
     let mut filtered = WithoutDisabled::new(out);
-    if let Err(error) = report.serialize(&mut filtered) {
-        // quick-junit wraps the writer's error in its own; hand back the writer's
-        // ("No space left on device") when there is one.
-        return Err(filtered
-            .failed
-            .take()
-            .unwrap_or_else(|| io::Error::other(error)));
+    let written = pieces::in_order(&lens, super::threads(), &piece, |stream| {
+        let mut lines = skeleton.split_inclusive(|&b| b == b'\n');
+        let mut next = 0;
+        while let Some(line) = lines.next() {
+            if next < rules.len() && is_placeholder(line, next) {
+                // The placeholder's start tag, then its end tag on the next line. The
+                // pieces are filtered already (by the workers) and complete lines, so they
+                // go past the filter, whose line is empty here.
+                lines.next();
+                stream.write_array(next, filtered.inner())?;
+                next += 1;
+            } else {
+                filtered.write_all(line)?;
+            }
+        }
+        Ok::<(), io::Error>(())
+    });
+    if let Err(error) = written {
+        // The writer's own error ("No space left on device") when it gave one.
+        return Err(filtered.failed.take().unwrap_or(error));
     }
     filtered.finish()
 }
 
-/// The quick-junit report of `outcome`.
-fn build(outcome: &RunOutcome) -> Report {
+/// Whether `line` is the start tag of rule `k`'s placeholder.
+fn is_placeholder(line: &[u8], k: usize) -> bool {
+    let tag = format!("<testcase name=\"{}\">", placeholder(k));
+    line.trim_ascii() == tag.as_bytes()
+}
+
+/// The quick-junit skeleton of `outcome`: every suite with its true counts, and in place of
+/// each rule's testcases one placeholder.
+fn build(outcome: &RunOutcome, rules: &[RuleCases<'_>]) -> Report {
     let mut report = Report::new(REPORT_NAME);
     let mut total = Duration::ZERO;
+    // The run's number of the group's first rule.
+    let mut first = 0;
     for spec in &outcome.specs {
         for group in &spec.groups {
-            let suite = group_suite(outcome, spec, &group.name, &group.rules);
+            let cases = rules
+                .get(first..first + group.rules.len())
+                .unwrap_or_default();
+            let suite = group_suite(outcome, spec, &group.name, first, cases);
+            first += group.rules.len();
             total += suite.time.unwrap_or_default();
             report.add_test_suite(suite);
         }
@@ -170,19 +221,37 @@ fn control_status(outcome: &RunOutcome, control: &ControlVerdict) -> TestCaseSta
     status
 }
 
-/// One group as a `<testsuite>`: its rules' testcases, its spec file, and a `skipped` count.
+/// One group as a `<testsuite>` of the skeleton: a placeholder per rule (numbered from
+/// `first` in the run), the counts of its rules' testcases, its spec file and a `skipped`
+/// count.
 fn group_suite(
     outcome: &RunOutcome,
     spec: &SpecOutcome,
     group: &str,
-    rules: &[RuleOutcome],
+    first: usize,
+    rules: &[RuleCases<'_>],
 ) -> TestSuite {
     let mut suite = TestSuite::new(group_label(outcome, &spec.name, group));
     let mut time = Duration::ZERO;
-    for rule in rules {
-        time += seconds(rule.elapsed_secs);
-        suite.add_test_cases(rule_cases(rule));
+    let (mut tests, mut failures, mut errors, mut disabled) = (0, 0, 0, 0);
+    for (k, cases) in rules.iter().enumerate() {
+        time += seconds(cases.rule.elapsed_secs);
+        suite.add_test_case(TestCase::new(
+            placeholder(first + k),
+            TestCaseStatus::success(),
+        ));
+        tests += cases.len();
+        for kind in cases.kinds() {
+            match kind {
+                Kind::Success => {}
+                Kind::Failure => failures += 1,
+                Kind::Error => errors += 1,
+                Kind::Skipped => disabled += 1,
+            }
+        }
     }
+    (suite.tests, suite.failures, suite.errors, suite.disabled) =
+        (tests, failures, errors, disabled);
     suite.set_time(time);
     let skipped = suite.disabled.to_string();
     suite.extra.insert("skipped".into(), skipped.into());
@@ -190,34 +259,130 @@ fn group_suite(
     suite
 }
 
-/// The testcases of one rule, sharing the rule's evaluation time equally.
-fn rule_cases(rule: &RuleOutcome) -> Vec<TestCase> {
-    // Made once and cloned: quick-junit cleans every new string of escapes, char by char.
-    let classname = XmlString::new(&rule.name);
-    let mut cases: Vec<TestCase> = sorted_resources(rule)
-        .into_iter()
-        .map(|resource| named_case(&classname, &resource.id, resource_status(rule, resource)))
-        .collect();
-    if rule.status == Status::Error {
-        let message = rule
-            .error
-            .as_deref()
-            .unwrap_or("the rule could not be evaluated");
-        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-        status.set_message(message).set_type(ERROR_TYPE.clone());
-        cases.push(named_case(&classname, &rule.name, status));
-    } else if cases.is_empty() {
-        let mut status = TestCaseStatus::skipped();
-        status.set_message(format!("skip: no {} in scope", rule.on));
-        cases.push(named_case(&classname, &rule.name, status));
-    }
-    let count = u32::try_from(cases.len()).unwrap_or(u32::MAX).max(1);
-    let share = seconds(rule.elapsed_secs) / count;
-    for case in &mut cases {
-        case.set_time(share);
-    }
-    cases
+/// What a testcase is, as the counts of its suite see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Success,
+    Failure,
+    Error,
+    Skipped,
 }
+
+/// The kind of a resource's testcase ([`resource_status`] builds it).
+fn kind_of(status: Status) -> Kind {
+    match status {
+        Status::Pass => Kind::Success,
+        Status::Fail => Kind::Failure,
+        Status::Error => Kind::Error,
+        Status::Unknown | Status::Waived | Status::Skip => Kind::Skipped,
+    }
+}
+
+/// The testcases of one rule: one per resource in scope (sorted), then the rule's own: an
+/// error when the rule is `error`, a skipped one when no resource is in scope. They share
+/// the rule's evaluation time equally.
+struct RuleCases<'a> {
+    rule: &'a RuleOutcome,
+    resources: Vec<&'a ResourceOutcome>,
+    /// Made once and cloned: quick-junit cleans every new string of escapes, char by char.
+    classname: XmlString,
+}
+
+impl<'a> RuleCases<'a> {
+    fn new(rule: &'a RuleOutcome) -> Self {
+        RuleCases {
+            rule,
+            resources: sorted_resources(rule),
+            classname: XmlString::new(&rule.name),
+        }
+    }
+
+    /// The rule's own testcase's kind, when it has one.
+    fn own(&self) -> Option<Kind> {
+        if self.rule.status == Status::Error {
+            Some(Kind::Error)
+        } else if self.resources.is_empty() {
+            Some(Kind::Skipped)
+        } else {
+            None
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.resources.len() + usize::from(self.own().is_some())
+    }
+
+    fn kinds(&self) -> impl Iterator<Item = Kind> + '_ {
+        self.resources
+            .iter()
+            .map(|r| kind_of(r.status))
+            .chain(self.own())
+    }
+
+    /// Testcase `index`.
+    fn case(&self, index: usize) -> TestCase {
+        let rule = self.rule;
+        let mut case = match self.resources.get(index) {
+            Some(resource) => named_case(
+                &self.classname,
+                &resource.id,
+                resource_status(rule, resource),
+            ),
+            None if rule.status == Status::Error => {
+                let message = rule
+                    .error
+                    .as_deref()
+                    .unwrap_or("the rule could not be evaluated");
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+                status.set_message(message).set_type(ERROR_TYPE.clone());
+                named_case(&self.classname, &rule.name, status)
+            }
+            None => {
+                let mut status = TestCaseStatus::skipped();
+                status.set_message(format!("skip: no {} in scope", rule.on));
+                named_case(&self.classname, &rule.name, status)
+            }
+        };
+        let count = u32::try_from(self.len()).unwrap_or(u32::MAX).max(1);
+        case.set_time(seconds(rule.elapsed_secs) / count);
+        case
+    }
+
+    /// Testcases `items`, as quick-junit writes them inside a suite, filtered as the
+    /// document is ([`WithoutDisabled`]).
+    fn render(&self, items: Range<usize>, buffer: &mut Vec<u8>) -> io::Result<()> {
+        let mut suite = TestSuite::new("piece");
+        suite.add_test_cases(items.map(|i| self.case(i)));
+        let mut report = Report::new("piece");
+        report.add_test_suite(suite);
+        let mut xml = Vec::new();
+        report.serialize(&mut xml).map_err(io::Error::other)?;
+        // The declaration, `<testsuites ...>` and `<testsuite ...>` lines, then the
+        // testcases up to `    </testsuite>` (text and attributes escape `<`, so that
+        // line is the suite's end tag).
+        let start = xml
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .nth(2)
+            .map(|(at, _)| at + 1);
+        let end = xml
+            .windows(SUITE_END.len())
+            .rposition(|w| w == SUITE_END)
+            .map(|at| at + 1);
+        let (Some(start), Some(end)) = (start, end) else {
+            return Err(io::Error::other(
+                "internal error: a JUnit piece without testcases",
+            ));
+        };
+        let mut filtered = WithoutDisabled::new(buffer);
+        filtered.write_all(xml.get(start..end).unwrap_or_default())?;
+        filtered.finish()
+    }
+}
+
+/// The end tag of a piece's suite, after the newline that ends its last testcase.
+const SUITE_END: &[u8] = b"\n    </testsuite>\n";
 
 /// A testcase of the rule whose name is `classname`, named `name`.
 fn named_case(classname: &XmlString, name: &str, status: TestCaseStatus) -> TestCase {
@@ -382,6 +547,11 @@ pub(crate) struct WithoutDisabled<W: Write> {
 }
 
 impl<W: Write> WithoutDisabled<W> {
+    /// The writer underneath, for bytes filtered already; only between whole lines.
+    fn inner(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     pub(crate) fn new(out: W) -> Self {
         WithoutDisabled {
             out,
@@ -464,7 +634,7 @@ fn without_disabled(line: &str) -> String {
 mod tests {
     use std::io::Write;
 
-    use super::{io, write, RunOutcome, WithoutDisabled};
+    use super::*;
 
     const XML: &str = "<testsuites>\n  <testsuite name=\"g\" tests=\"1\" disabled=\"2\" skipped=\"2\">\r\n    <testcase name=\"disabled=\\\"x\\\"\"/>\n  </testsuite>\n</testsuites>";
     const EXPECTED: &str = "<testsuites>\n  <testsuite name=\"g\" tests=\"1\" skipped=\"2\">\n    <testcase name=\"disabled=\\\"x\\\"\"/>\n  </testsuite>\n</testsuites>\n";
@@ -519,5 +689,105 @@ mod tests {
         filtered.write_all(b"a\r\nb\r").expect("write");
         filtered.finish().expect("finish");
         assert_eq!(out, b"a\nb\r\n");
+    }
+
+    /// The report quick-junit writes with every testcase in it: the reference of the
+    /// skeleton-and-pieces output.
+    fn whole(outcome: &RunOutcome) -> String {
+        let mut report = Report::new(REPORT_NAME);
+        let mut total = Duration::ZERO;
+        for spec in &outcome.specs {
+            for group in &spec.groups {
+                let mut suite = TestSuite::new(group_label(outcome, &spec.name, &group.name));
+                let mut time = Duration::ZERO;
+                for rule in &group.rules {
+                    time += seconds(rule.elapsed_secs);
+                    let cases = RuleCases::new(rule);
+                    suite.add_test_cases((0..cases.len()).map(|i| cases.case(i)));
+                }
+                suite.set_time(time);
+                let skipped = suite.disabled.to_string();
+                suite.extra.insert("skipped".into(), skipped.into());
+                suite.extra.insert("file".into(), spec.file.as_str().into());
+                total += time;
+                report.add_test_suite(suite);
+            }
+        }
+        report.set_time(total);
+        finish(&report.to_string().unwrap_or_default())
+    }
+
+    fn rule(name: &str, status: Status, resources: Vec<ResourceOutcome>) -> RuleOutcome {
+        RuleOutcome {
+            name: name.into(),
+            on: "aws:ec2:volume".into(),
+            status,
+            error: (status == Status::Error).then(|| "collection failed".into()),
+            severity: None,
+            references: Vec::new(),
+            remediation: None,
+            location: crate::outcome::Location {
+                file: "s.cloudspec".into(),
+                line: 2,
+                column: 3,
+            },
+            text: String::new(),
+            resources,
+            elapsed_secs: 0.75,
+        }
+    }
+
+    fn resource(i: usize) -> ResourceOutcome {
+        let status = [Status::Pass, Status::Fail, Status::Unknown, Status::Error][i % 4];
+        let mut r = ResourceOutcome::new("aws:ec2:volume", format!("vol-{i:06}"), status, None);
+        if status != Status::Pass {
+            r.details_mut().failures.push(crate::outcome::Failure {
+                path: "encrypted".into(),
+                predicate: std::sync::Arc::from("is true"),
+                expected: std::sync::Arc::from("true"),
+                actual: serde_json::Value::Bool(false),
+                message: "encrypted is false,\r\r\nexpected <true>".into(),
+            });
+            r.details_mut().notes.push("a note\r\n".into());
+        }
+        r
+    }
+
+    /// Several groups, empty and `error` rules, and rules of many pieces on several
+    /// threads: the bytes quick-junit writes for the whole report.
+    #[test]
+    fn the_pieces_make_the_whole_report() {
+        let big = |n: usize| (0..n).map(resource).collect::<Vec<_>>();
+        let outcome = RunOutcome {
+            specs: vec![crate::outcome::SpecOutcome {
+                name: "s".into(),
+                file: "s.cloudspec".into(),
+                groups: vec![
+                    crate::outcome::GroupOutcome {
+                        name: "empty".into(),
+                        rules: Vec::new(),
+                    },
+                    crate::outcome::GroupOutcome {
+                        name: "g1".into(),
+                        rules: vec![
+                            rule("big", Status::Fail, big(3 * pieces::PIECE + 5)),
+                            rule("none in scope", Status::Skip, Vec::new()),
+                            rule("errors", Status::Error, big(3)),
+                        ],
+                    },
+                    crate::outcome::GroupOutcome {
+                        name: "g2".into(),
+                        rules: vec![rule("bigger", Status::Fail, big(5 * pieces::PIECE))],
+                    },
+                ],
+            }],
+            collected_at: None,
+            now: None,
+            warnings: Vec::new(),
+            audit: crate::outcome::Audit::default(),
+        };
+        let mut out = Vec::new();
+        assert!(write(&outcome, &mut out).is_ok());
+        assert_eq!(String::from_utf8_lossy(&out), whole(&outcome));
     }
 }

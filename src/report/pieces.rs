@@ -35,11 +35,12 @@ const SERIAL_BELOW: usize = 4096;
 pub(crate) struct Pretty<'s> {
     current_indent: usize,
     has_value: bool,
-    slots: Option<&'s Stream<'s>>,
+    /// The arrays the markers stand for, and the depth of their items.
+    slots: Option<(&'s Stream<'s>, usize)>,
 }
 
 impl<'s> Pretty<'s> {
-    fn new(depth: usize, slots: Option<&'s Stream<'s>>) -> Self {
+    fn new(depth: usize, slots: Option<(&'s Stream<'s>, usize)>) -> Self {
         Pretty {
             current_indent: depth,
             has_value: false,
@@ -121,10 +122,25 @@ impl serde_json::ser::Formatter for Pretty<'_> {
         out: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
-        match (self.slots, fragment.parse::<usize>()) {
-            (Some(stream), Ok(slot)) => stream.write_slot(slot, self.current_indent, out),
-            _ => out.write_all(fragment.as_bytes()),
+        let (Some((stream, depth)), Ok(array)) = (self.slots, fragment.parse::<usize>()) else {
+            return out.write_all(fragment.as_bytes());
+        };
+        if depth != self.current_indent + 1 {
+            return Err(io::Error::other(format!(
+                "internal error: report array {array} at depth {} out of place",
+                self.current_indent
+            )));
         }
+        if stream.is_empty(array) {
+            // Taken all the same: the arrays are asked for in order.
+            stream.write_array(array, out)?;
+            return out.write_all(b"[]");
+        }
+        out.write_all(b"[")?;
+        stream.write_array(array, out)?;
+        out.write_all(b"\n")?;
+        indent(out, self.current_indent)?;
+        out.write_all(b"]")
     }
 }
 
@@ -261,6 +277,11 @@ impl Slots {
 pub(crate) type RenderItem<'a> =
     dyn Fn(usize, usize, &mut Vec<u8>) -> serde_json::Result<()> + Sync + 'a;
 
+/// Renders the items `items` of array `array` into the buffer, whole lines or whole items
+/// (pieces are written one after another, nothing between them).
+pub(crate) type RenderPiece<'a> =
+    dyn Fn(usize, Range<usize>, &mut Vec<u8>) -> io::Result<()> + Sync + 'a;
+
 /// Serializes `document` to `out` with [`Pretty`]; the document's [`Slots`] markers are
 /// replaced by the arrays whose lengths `lens` gives, item `i` of array `k` rendered by
 /// `item(k, i, buffer)` at depth `depth` (the depth of the marker plus one), on up to
@@ -273,17 +294,39 @@ pub(crate) fn write<W: Write>(
     item: &RenderItem<'_>,
     document: impl FnOnce(&mut serde_json::Serializer<W, Pretty<'_>>) -> serde_json::Result<()>,
 ) -> serde_json::Result<()> {
-    let stream = Stream::new(lens, depth, item);
+    let piece = |array: usize, items: Range<usize>, buffer: &mut Vec<u8>| -> io::Result<()> {
+        for index in items {
+            buffer.extend_from_slice(if index == 0 { b"\n" } else { b",\n" });
+            indent(buffer, depth)?;
+            item(array, index, buffer)?;
+        }
+        Ok(())
+    };
+    in_order(lens, threads, &piece, |stream| {
+        let mut ser =
+            serde_json::Serializer::with_formatter(out, Pretty::new(0, Some((stream, depth))));
+        document(&mut ser)
+    })
+}
+
+/// Runs `consume` with a [`Stream`] of the arrays whose lengths `lens` gives, whose pieces
+/// `piece` renders on up to `threads` threads ahead of `consume` asking for them.
+pub(crate) fn in_order<R>(
+    lens: &[usize],
+    threads: usize,
+    piece: &RenderPiece<'_>,
+    consume: impl FnOnce(&Stream<'_>) -> R,
+) -> R {
+    let stream = Stream::new(lens, piece);
     let total: usize = lens.iter().sum();
     let workers = if total < SERIAL_BELOW { 0 } else { threads };
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| stream.work());
         }
-        // Stops the workers however the document ends (an error, a panic).
+        // Stops the workers however `consume` ends (an error, a panic).
         let _stop = StopOnDrop(&stream);
-        let mut ser = serde_json::Serializer::with_formatter(out, Pretty::new(0, Some(&stream)));
-        document(&mut ser)
+        consume(&stream)
     })
 }
 
@@ -293,8 +336,7 @@ pub(crate) struct Stream<'a> {
     pieces: Vec<(usize, Range<usize>)>,
     /// Per array: its range of pieces.
     arrays: Vec<Range<usize>>,
-    depth: usize,
-    item: &'a RenderItem<'a>,
+    piece: &'a RenderPiece<'a>,
     state: Mutex<State>,
     changed: Condvar,
 }
@@ -315,7 +357,7 @@ struct State {
 }
 
 impl<'a> Stream<'a> {
-    fn new(lens: &[usize], depth: usize, item: &'a RenderItem<'a>) -> Self {
+    fn new(lens: &[usize], piece: &'a RenderPiece<'a>) -> Self {
         let mut pieces = Vec::new();
         let mut arrays = Vec::with_capacity(lens.len());
         for (k, &len) in lens.iter().enumerate() {
@@ -332,8 +374,7 @@ impl<'a> Stream<'a> {
         Stream {
             pieces,
             arrays,
-            depth,
-            item,
+            piece,
             state: Mutex::new(State {
                 next: 0,
                 written: 0,
@@ -388,15 +429,10 @@ impl<'a> Stream<'a> {
         }
     }
 
-    /// Piece `piece` into `buffer`: each item after its separator and indent.
+    /// Piece `piece` into `buffer`.
     fn render(&self, piece: usize, mut buffer: Vec<u8>) -> io::Result<Vec<u8>> {
-        let Some((array, items)) = self.pieces.get(piece).cloned() else {
-            return Ok(buffer);
-        };
-        for index in items {
-            buffer.extend_from_slice(if index == 0 { b"\n" } else { b",\n" });
-            indent(&mut buffer, self.depth)?;
-            (self.item)(array, index, &mut buffer)?;
+        if let Some((array, items)) = self.pieces.get(piece).cloned() {
+            (self.piece)(array, items, &mut buffer)?;
         }
         Ok(buffer)
     }
@@ -422,30 +458,30 @@ impl<'a> Stream<'a> {
         }
     }
 
-    /// Array `array` at `depth` (its marker's), pieces in order as they are rendered.
-    fn write_slot<W: ?Sized + Write>(
+    /// Whether array `array` has no items.
+    pub(crate) fn is_empty(&self, array: usize) -> bool {
+        self.arrays
+            .get(array)
+            .is_none_or(|pieces| pieces.is_empty())
+    }
+
+    /// The pieces of array `array`, in order as they are rendered. The arrays must be asked
+    /// for in order, each once.
+    pub(crate) fn write_array<W: ?Sized + Write>(
         &self,
         array: usize,
-        depth: usize,
         out: &mut W,
     ) -> io::Result<()> {
         {
             let mut state = self.lock();
-            if array != state.next_array || depth + 1 != self.depth {
+            if array != state.next_array {
                 return Err(io::Error::other(format!(
-                    "internal error: report array {array} at depth {depth} out of place"
+                    "internal error: report array {array} asked for out of order"
                 )));
             }
             state.next_array += 1;
         }
-        let Some(pieces) = self.arrays.get(array).cloned() else {
-            return out.write_all(b"[]");
-        };
-        if pieces.is_empty() {
-            return out.write_all(b"[]");
-        }
-        out.write_all(b"[")?;
-        for piece in pieces {
+        for piece in self.arrays.get(array).cloned().unwrap_or_default() {
             let mut buffer = self.take(piece)?;
             let written = out.write_all(&buffer);
             buffer.clear();
@@ -456,9 +492,7 @@ impl<'a> Stream<'a> {
             self.changed.notify_all();
             written?;
         }
-        out.write_all(b"\n")?;
-        indent(out, depth)?;
-        out.write_all(b"]")
+        Ok(())
     }
 }
 
