@@ -10,8 +10,11 @@
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table};
 
-use super::{group_label, resource_counts, sorted_resources, RenderOptions};
-use crate::outcome::{ControlStatus, ControlsView, ResourceOutcome, RunOutcome, Status};
+use super::{group_label, pieces, resource_counts, sorted_resources, RenderOptions};
+use crate::outcome::{
+    ControlStatus, ControlsView, GroupOutcome, ResourceOutcome, RuleOutcome, RunOutcome,
+    SpecOutcome, Status,
+};
 use crate::text::escape_control as e;
 
 /// The table's width in columns, whatever the terminal.
@@ -19,33 +22,88 @@ const TABLE_WIDTH: u16 = 120;
 
 /// Renders `outcome` for a person at a terminal.
 pub fn render(outcome: &RunOutcome, options: &RenderOptions) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
+    // Writing to memory does not fail.
+    let _ = write(outcome, options, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Writes the console report to `out`; the resources' details, most of a big run's report,
+/// are rendered on every core, piece by piece, and written in order (`pieces`).
+pub fn write(
+    outcome: &RunOutcome,
+    options: &RenderOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let color = options.color;
+    let mut head = String::new();
     if let Some(at) = &outcome.collected_at {
-        out.push_str(&format!("Inventory collected at {}\n", e(at)));
+        head.push_str(&format!("Inventory collected at {}\n", e(at)));
     }
-    out.push_str(&rules_table(outcome, options.color).to_string());
-    out.push('\n');
-    out.push('\n');
+    head.push_str(&rules_table(outcome, color).to_string());
+    head.push('\n');
+    head.push('\n');
     if let Some(view) = &outcome.audit.controls {
-        out.push_str(&controls_section(outcome, view, options.color));
+        head.push_str(&controls_section(outcome, view, color));
     }
-    // Each rule's details end with a blank line, which then separates the summary.
-    out.push_str(&details(outcome, options.color));
-    out.push_str(&summary_line(outcome, options.color));
-    out.push('\n');
+    out.write_all(head.as_bytes())?;
+    // Each rule that did not pass with its resources that did not pass; each rule's
+    // details end with a blank line, which then separates the summary.
+    let rules: Vec<_> = outcome
+        .rules()
+        .map(|(spec, group, rule)| {
+            let listed: Vec<&ResourceOutcome> = if listed(rule.status) {
+                sorted_resources(rule)
+                    .into_iter()
+                    .filter(|r| r.status != Status::Pass)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            (spec, group, rule, listed)
+        })
+        .collect();
+    let lens: Vec<usize> = rules.iter().map(|(.., listed)| listed.len()).collect();
+    let piece = |k: usize, items: std::ops::Range<usize>, buffer: &mut Vec<u8>| {
+        if let Some((.., listed)) = rules.get(k) {
+            for resource in listed.get(items).unwrap_or_default() {
+                buffer.extend_from_slice(resource_details(resource, color).as_bytes());
+            }
+        }
+        Ok(())
+    };
+    pieces::in_order(&lens, super::threads(), &piece, |stream| {
+        for (k, (spec, group, rule, _)) in rules.iter().enumerate() {
+            if listed(rule.status) {
+                out.write_all(rule_header(outcome, spec, group, rule, color).as_bytes())?;
+            }
+            stream.write_array(k, out)?;
+            if listed(rule.status) {
+                out.write_all(b"\n")?;
+            }
+        }
+        Ok::<(), std::io::Error>(())
+    })?;
+    let mut tail = summary_line(outcome, color);
+    tail.push('\n');
     if let Some(view) = &outcome.audit.controls {
-        out.push_str(&controls_summary_line(view, options.color));
-        out.push('\n');
+        tail.push_str(&controls_summary_line(view, color));
+        tail.push('\n');
     }
-    out.push_str(&audit_lines(outcome));
+    tail.push_str(&audit_lines(outcome));
     for warning in &outcome.warnings {
-        out.push_str(&format!(
+        tail.push_str(&format!(
             "{}: {}\n",
-            paint("warning", Some(YELLOW), options.color),
+            paint("warning", Some(YELLOW), color),
             e(warning)
         ));
     }
-    out
+    out.write_all(tail.as_bytes())
+}
+
+/// Whether a rule's details are listed: every rule that did not pass.
+fn listed(status: Status) -> bool {
+    !matches!(status, Status::Pass | Status::Skip)
 }
 
 /// The table of rules: group, rule, status, and resource counts per status.
@@ -203,34 +261,28 @@ fn controls_summary_line(view: &ControlsView, color: bool) -> String {
     )
 }
 
-/// Every rule that did not pass, with its resources that did not pass.
-fn details(outcome: &RunOutcome, color: bool) -> String {
-    let mut out = String::new();
-    for (spec, group, rule) in outcome.rules() {
-        if matches!(rule.status, Status::Pass | Status::Skip) {
-            continue;
-        }
-        out.push_str(&format!(
-            "{} › {} [{}]\n",
-            e(&group_label(outcome, &spec.name, &group.name)),
-            e(&rule.name),
-            paint(rule.status.as_str(), ansi_color(rule.status), color)
-        ));
-        out.push_str(&format!(
-            "  at {}:{}:{}\n",
-            e(&rule.location.file),
-            rule.location.line,
-            rule.location.column
-        ));
-        if let (Status::Error, Some(error)) = (rule.status, &rule.error) {
-            out.push_str(&format!("  error: {}\n", e(error)));
-        }
-        for resource in sorted_resources(rule) {
-            if resource.status != Status::Pass {
-                out.push_str(&resource_details(resource, color));
-            }
-        }
-        out.push('\n');
+/// A listed rule's first lines: group, rule and status, where it is written, its error.
+fn rule_header(
+    outcome: &RunOutcome,
+    spec: &SpecOutcome,
+    group: &GroupOutcome,
+    rule: &RuleOutcome,
+    color: bool,
+) -> String {
+    let mut out = format!(
+        "{} › {} [{}]\n",
+        e(&group_label(outcome, &spec.name, &group.name)),
+        e(&rule.name),
+        paint(rule.status.as_str(), ansi_color(rule.status), color)
+    );
+    out.push_str(&format!(
+        "  at {}:{}:{}\n",
+        e(&rule.location.file),
+        rule.location.line,
+        rule.location.column
+    ));
+    if let (Status::Error, Some(error)) = (rule.status, &rule.error) {
+        out.push_str(&format!("  error: {}\n", e(error)));
     }
     out
 }

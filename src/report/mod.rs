@@ -52,8 +52,8 @@ pub fn render(format: Format, outcome: &RunOutcome, options: &RenderOptions) -> 
     }
 }
 
-/// Writes `outcome` in `format` to `out`. The JSON, JUnit and SARIF reports are written as
-/// they are serialized; the console table is rendered first.
+/// Writes `outcome` in `format` to `out` as it is rendered: the bulk of each report (the
+/// resources, results or testcases) in pieces on every core, written in order.
 pub fn write(
     format: Format,
     outcome: &RunOutcome,
@@ -64,7 +64,7 @@ pub fn write(
         Format::Json => json::write(outcome, out),
         Format::Junit => junit::write(outcome, out),
         Format::Sarif => sarif::write(outcome, out),
-        Format::Console => out.write_all(render(Format::Console, outcome, options).as_bytes()),
+        Format::Console => console::write(outcome, options, out),
     }
 }
 

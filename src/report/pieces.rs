@@ -626,6 +626,48 @@ mod tests {
         }
     }
 
+    /// Raw pieces (the console and JUnit reports) come out in order, whatever the threads,
+    /// with whatever the consumer writes between the arrays.
+    #[test]
+    fn raw_pieces_come_out_in_order() {
+        let lens = [3 * PIECE + 1, 0, SERIAL_BELOW, 7];
+        let piece = |k: usize, items: Range<usize>, buffer: &mut Vec<u8>| {
+            for i in items {
+                buffer.extend_from_slice(format!("{k}.{i}\n").as_bytes());
+            }
+            Ok(())
+        };
+        let mut want = String::new();
+        for (k, &len) in lens.iter().enumerate() {
+            want.push_str(&format!("array {k}\n"));
+            for i in 0..len {
+                want.push_str(&format!("{k}.{i}\n"));
+            }
+        }
+        for threads in [0, 1, 2, 5] {
+            let mut out = Vec::new();
+            let result = in_order(&lens, threads, &piece, |stream| {
+                for k in 0..lens.len() {
+                    out.extend_from_slice(format!("array {k}\n").as_bytes());
+                    stream.write_array(k, &mut out)?;
+                }
+                Ok::<(), io::Error>(())
+            });
+            assert!(result.is_ok());
+            assert_eq!(String::from_utf8_lossy(&out), want, "threads {threads}");
+        }
+    }
+
+    /// Arrays asked for out of order are an error, not a wait for ever.
+    #[test]
+    fn arrays_out_of_order_are_an_error() {
+        let piece = |_: usize, _: Range<usize>, _: &mut Vec<u8>| Ok(());
+        let result = in_order(&[1, 1], 2, &piece, |stream| {
+            stream.write_array(1, &mut Vec::new())
+        });
+        assert!(result.is_err());
+    }
+
     /// A writer that fails stops the workers: the error comes back, nothing hangs.
     #[test]
     fn a_failing_writer_ends_the_stream() {
