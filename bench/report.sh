@@ -57,7 +57,7 @@ measure() {
 }
 
 # cs FORMAT FILE: the cloudspec command line, in $cmd.
-cs() { cmd=("$cloudspec" run "$spec" --inventory "$inventory" --format "$1=$2" "${extra[@]}"); }
+cs() { cmd=("$cloudspec" run "$spec" --inventory "$inventory" --format "$1=$2" ${extra[@]+"${extra[@]}"}); }
 
 echo
 echo "side by side, $rounds rounds (the report or answer written to a file):"

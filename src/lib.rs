@@ -24,3 +24,9 @@ mod truth;
 pub mod waivers;
 
 pub use cloudspec_model as model;
+
+/// The threads evaluation and reports use: the available cores (those this process may run
+/// on), at most 8.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+}

@@ -376,6 +376,36 @@ pub struct RuleOutcome {
     pub elapsed_secs: f64,
 }
 
+#[cfg(test)]
+impl RuleOutcome {
+    /// A rule of `s.cloudspec` (line 2, column 3) with these resources, taking 0.75 s; an
+    /// `error` rule says "collection failed".
+    pub(crate) fn for_test(
+        name: &str,
+        on: &str,
+        status: Status,
+        resources: Vec<ResourceOutcome>,
+    ) -> Self {
+        RuleOutcome {
+            name: name.into(),
+            on: on.into(),
+            status,
+            error: (status == Status::Error).then(|| "collection failed".into()),
+            severity: None,
+            references: Vec::new(),
+            remediation: None,
+            location: Location {
+                file: "s.cloudspec".into(),
+                line: 2,
+                column: 3,
+            },
+            text: String::new(),
+            resources,
+            elapsed_secs: 0.75,
+        }
+    }
+}
+
 /// The verdict on one resource in scope of a rule.
 ///
 /// Kept small: an evaluation makes one per (rule, resource), and most are passing live
@@ -617,6 +647,8 @@ impl RunOutcome {
             by_type
                 .values()
                 .map(|rules| match rules.as_slice() {
+                    // A rule judges each resource once: the inventory holds one resource
+                    // per (type, id) and the evaluator one outcome per resource.
                     [rule] => rule.resources.len(),
                     rules => distinct(
                         rules
@@ -639,7 +671,7 @@ fn distinct<T: Ord + Copy>(lists: impl Iterator<Item = Vec<T>>) -> usize {
             list.sort_unstable();
         }
         list.dedup();
-        let mut merged = Vec::with_capacity(union.len().max(list.len()));
+        let mut merged = Vec::with_capacity(union.len() + list.len());
         let (mut a, mut b) = (union.iter().peekable(), list.iter().peekable());
         loop {
             let next = match (a.peek(), b.peek()) {
@@ -774,26 +806,11 @@ mod summary {
     use super::*;
 
     fn rule(on: &str, status: Status, resources: &[(&str, &str)]) -> RuleOutcome {
-        RuleOutcome {
-            name: format!("r-{on}"),
-            on: on.into(),
-            status,
-            error: None,
-            severity: None,
-            references: Vec::new(),
-            remediation: None,
-            location: Location {
-                file: "s.cloudspec".into(),
-                line: 1,
-                column: 1,
-            },
-            text: String::new(),
-            resources: resources
-                .iter()
-                .map(|(t, id)| ResourceOutcome::new(*t, *id, Status::Pass, None))
-                .collect(),
-            elapsed_secs: 0.0,
-        }
+        let resources = resources
+            .iter()
+            .map(|(t, id)| ResourceOutcome::new(*t, *id, Status::Pass, None))
+            .collect();
+        RuleOutcome::for_test(&format!("r-{on}"), on, status, resources)
     }
 
     fn run(rules: Vec<RuleOutcome>) -> Summary {

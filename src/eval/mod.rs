@@ -112,9 +112,7 @@ pub fn evaluate_with_limits(
 }
 
 /// The threads an evaluation uses by default: the available cores, at most 8.
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
-}
+pub use crate::default_threads;
 
 /// The reference time ("now") of time predicates when the caller gives none: the
 /// inventory's `collected_at`, else `clock`, the time the run started (language.md).

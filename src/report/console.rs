@@ -72,7 +72,7 @@ pub fn write(
         }
         Ok(())
     };
-    pieces::in_order(&lens, super::threads(), &piece, |stream| {
+    pieces::in_order(&lens, crate::default_threads(), &piece, |stream| {
         for (k, (spec, group, rule, _)) in rules.iter().enumerate() {
             if listed(rule.status) {
                 out.write_all(rule_header(outcome, spec, group, rule, color).as_bytes())?;

@@ -20,9 +20,20 @@ const REPORT_VERSION: u32 = 1;
 /// Renders `outcome` as the JSON report.
 pub fn render(outcome: &RunOutcome) -> String {
     let mut out = Vec::new();
-    // Writing to a vector fails only as serialization can (see `write`).
-    let _ = write(outcome, &mut out);
+    // Writing to a vector fails only as serialization can, which these types never do;
+    // should it, still hand over a valid document saying so.
+    if let Err(err) = write(outcome, &mut out) {
+        return error_document(&err.to_string());
+    }
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A still-valid report that says what went wrong.
+fn error_document(error: &str) -> String {
+    format!(
+        "{{\"cloudspec_report\": {REPORT_VERSION}, \"error\": {}}}\n",
+        serde_json::Value::String(error.to_string())
+    )
 }
 
 /// The depth of a resource in the report: report, `groups`, group, `rules`, rule,
@@ -51,21 +62,15 @@ pub fn write(outcome: &RunOutcome, mut out: impl std::io::Write) -> std::io::Res
         &mut out,
         &lens,
         RESOURCE_DEPTH,
-        super::threads(),
+        crate::default_threads(),
         &item,
         |ser| report.serialize(ser),
     );
     if let Err(err) = written {
-        if err.is_io() {
-            return Err(err.into());
-        }
-        // Unreachable with these types (no map has a non-string key), but a report is
-        // never worth a panic: say what went wrong in a still-valid JSON document.
-        return writeln!(
-            out,
-            "{{\"cloudspec_report\": {REPORT_VERSION}, \"error\": {}}}",
-            serde_json::Value::String(err.to_string())
-        );
+        // The writer's error, or (unreachable with these types: no map has a non-string
+        // key) a serialization error, which the pieces hand over as an io error too. The
+        // document is cut short either way; `render` replaces it with an error document.
+        return Err(err.into());
     }
     out.write_all(b"\n")
 }

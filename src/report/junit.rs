@@ -69,7 +69,7 @@ pub fn write(outcome: &RunOutcome, out: &mut dyn Write) -> io::Result<()> {
         None => Ok(()),
     };
     let mut filtered = WithoutDisabled::new(out);
-    let written = pieces::in_order(&lens, super::threads(), &piece, |stream| {
+    let written = pieces::in_order(&lens, crate::default_threads(), &piece, |stream| {
         let mut lines = skeleton.split_inclusive(|&b| b == b'\n');
         let mut next = 0;
         while let Some(line) = lines.next() {
@@ -77,12 +77,19 @@ pub fn write(outcome: &RunOutcome, out: &mut dyn Write) -> io::Result<()> {
                 // The placeholder's start tag, then its end tag on the next line. The
                 // pieces are filtered already (by the workers) and complete lines, so they
                 // go past the filter, whose line is empty here.
-                lines.next();
+                if lines.next().map(<[u8]>::trim_ascii) != Some(b"</testcase>") {
+                    return Err(io::Error::other("internal error: a JUnit placeholder"));
+                }
                 stream.write_array(next, filtered.inner())?;
                 next += 1;
             } else {
                 filtered.write_all(line)?;
             }
+        }
+        if next != rules.len() {
+            return Err(io::Error::other(
+                "internal error: a JUnit placeholder is missing",
+            ));
         }
         Ok::<(), io::Error>(())
     });
@@ -718,23 +725,7 @@ mod tests {
     }
 
     fn rule(name: &str, status: Status, resources: Vec<ResourceOutcome>) -> RuleOutcome {
-        RuleOutcome {
-            name: name.into(),
-            on: "aws:ec2:volume".into(),
-            status,
-            error: (status == Status::Error).then(|| "collection failed".into()),
-            severity: None,
-            references: Vec::new(),
-            remediation: None,
-            location: crate::outcome::Location {
-                file: "s.cloudspec".into(),
-                line: 2,
-                column: 3,
-            },
-            text: String::new(),
-            resources,
-            elapsed_secs: 0.75,
-        }
+        RuleOutcome::for_test(name, "aws:ec2:volume", status, resources)
     }
 
     fn resource(i: usize) -> ResourceOutcome {

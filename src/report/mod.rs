@@ -82,11 +82,6 @@ pub(crate) fn sorted_resources(rule: &RuleOutcome) -> Vec<&ResourceOutcome> {
     resources
 }
 
-/// The threads a report renders on: the available cores, at most 8 (as evaluation).
-pub(crate) fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
-}
-
 /// How many of a rule's resources ended in each status.
 pub(crate) fn resource_counts(rule: &RuleOutcome) -> StatusCounts {
     let mut counts = StatusCounts::default();

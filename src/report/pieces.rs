@@ -127,7 +127,7 @@ impl serde_json::ser::Formatter for Pretty<'_> {
         };
         if depth != self.current_indent + 1 {
             return Err(io::Error::other(format!(
-                "internal error: report array {array} at depth {} out of place",
+                "internal error: report array {array} at indent {} out of place",
                 self.current_indent
             )));
         }
@@ -321,11 +321,13 @@ pub(crate) fn in_order<R>(
     let total: usize = lens.iter().sum();
     let workers = if total < SERIAL_BELOW { 0 } else { threads };
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| stream.work());
-        }
         // Stops the workers however `consume` ends (an error, a panic).
         let _stop = StopOnDrop(&stream);
+        for _ in 0..workers {
+            // A thread the system refuses is one worker fewer: the writer renders any
+            // piece no worker has taken.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, || stream.work());
+        }
         consume(&stream)
     })
 }
@@ -352,7 +354,8 @@ struct State {
     done: Vec<Option<io::Result<Vec<u8>>>>,
     /// Buffers of written pieces, for the next ones.
     spare: Vec<Vec<u8>>,
-    /// The document ended or a worker failed: nobody waits for anything any more.
+    /// The consumer ended (done, failed or panicked) or a worker panicked: nobody waits for
+    /// anything any more. (A piece that fails to render is handed over as its error.)
     stop: bool,
 }
 
@@ -630,7 +633,8 @@ mod tests {
     /// with whatever the consumer writes between the arrays.
     #[test]
     fn raw_pieces_come_out_in_order() {
-        let lens = [3 * PIECE + 1, 0, SERIAL_BELOW, 7];
+        // The first array has more pieces than the window: workers wait for the writer.
+        let lens = [WINDOW * PIECE + 3 * PIECE + 1, 0, SERIAL_BELOW, 7];
         let piece = |k: usize, items: Range<usize>, buffer: &mut Vec<u8>| {
             for i in items {
                 buffer.extend_from_slice(format!("{k}.{i}\n").as_bytes());

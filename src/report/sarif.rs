@@ -52,7 +52,7 @@ pub fn write(outcome: &RunOutcome, out: &mut dyn std::io::Write) -> std::io::Res
         &mut *out,
         &[results.len()],
         RESULT_DEPTH,
-        super::threads(),
+        crate::default_threads(),
         &item,
         |ser| log.serialize(ser),
     )?;
