@@ -168,52 +168,67 @@ fn remove_temporary_files(dir: &Path) {
     }
 }
 
-/// The contents of one run's files, by kind.
-#[derive(Debug)]
-pub(crate) struct RunFiles {
-    pub report_json: String,
-    pub junit: String,
-    pub sarif: String,
-    pub inventory: String,
+/// Writes one of a run's files to the writer given.
+pub(crate) type Render<'a> = dyn Fn(&mut dyn Write) -> std::io::Result<()> + 'a;
+
+/// The run's files, by kind, each written as it is rendered (never held whole: at 100k
+/// instances the four files are a gigabyte).
+pub(crate) struct RunFiles<'a> {
+    pub report_json: &'a Render<'a>,
+    pub junit: &'a Render<'a>,
+    pub sarif: &'a Render<'a>,
+    pub inventory: &'a Render<'a>,
 }
 
-impl RunFiles {
-    /// `(suffix, contents)` in the order they are written: the JSON report last, so that
+impl<'a> RunFiles<'a> {
+    /// `(suffix, render)` in the order they are written: the JSON report last, so that
     /// once `latest.report.json` is new, every other `latest.*` file is too.
-    fn parts(&self) -> [(&'static str, &str); 4] {
+    fn parts(&self) -> [(&'static str, &'a Render<'a>); 4] {
         [
-            ("inventory.json", &self.inventory),
-            ("junit.xml", &self.junit),
-            ("sarif", &self.sarif),
-            ("report.json", &self.report_json),
+            ("inventory.json", self.inventory),
+            ("junit.xml", self.junit),
+            ("sarif", self.sarif),
+            ("report.json", self.report_json),
         ]
     }
 }
 
 /// Writes the run's files into DIR (whose [`Lock`] the caller holds): first
-/// `STAMP.SUFFIX` for each, then `latest.SUFFIX`, each atomically. Returns the paths
-/// written and the stamp used. A second run in the same second gets `STAMP-2`,
-/// `STAMP-3`...
+/// `STAMP.SUFFIX` for each, rendered, then `latest.SUFFIX`, copied from the `STAMP` file
+/// just written, each atomically. Returns the paths written and the stamp used. A second
+/// run in the same second gets `STAMP-2`, `STAMP-3`...
 pub(crate) fn write_run(
     dir: &Path,
     now: DateTime<Utc>,
-    files: &RunFiles,
+    files: &RunFiles<'_>,
     crash_after: Option<usize>,
 ) -> Result<(String, Vec<PathBuf>), String> {
     let stamp = free_stamp(dir, &stamp_name(now));
-    let mut plan: Vec<(PathBuf, &str)> = Vec::new();
-    for prefix in [stamp.as_str(), "latest"] {
-        for (suffix, text) in files.parts() {
-            plan.push((dir.join(format!("{prefix}.{suffix}")), text));
-        }
-    }
+    let shown =
+        |path: &Path, e: String| format!("{}: {e}", cloudspec_model::input::display_path(path));
+    let parts = files.parts();
     let mut written = Vec::new();
-    for (i, (path, text)) in plan.into_iter().enumerate() {
-        if crash_after == Some(i) {
-            crash_while_writing(&path, text.as_bytes());
+    for (suffix, render) in parts {
+        let path = dir.join(format!("{stamp}.{suffix}"));
+        if crash_after == Some(written.len()) {
+            let mut bytes = Vec::new();
+            let _ = render(&mut bytes);
+            crash_while_writing(&path, &bytes);
         }
-        super::files::replace(&path, |out| out.write_all(text.as_bytes()))
-            .map_err(|e| format!("{}: {e}", cloudspec_model::input::display_path(&path)))?;
+        super::files::replace(&path, |out| render(out)).map_err(|e| shown(&path, e))?;
+        written.push(path);
+    }
+    let stamped = written.clone();
+    for ((suffix, _), from) in parts.into_iter().zip(&stamped) {
+        let path = dir.join(format!("latest.{suffix}"));
+        if crash_after == Some(written.len()) {
+            let bytes = std::fs::read(from).unwrap_or_default();
+            crash_while_writing(&path, &bytes);
+        }
+        super::files::replace(&path, |out| {
+            std::io::copy(&mut std::fs::File::open(from)?, out).map(drop)
+        })
+        .map_err(|e| shown(&path, e))?;
         written.push(path);
     }
     Ok((stamp, written))

@@ -255,12 +255,20 @@ fn write_output_dir(
     inventory: &Inventory,
     quiet: bool,
 ) -> Result<(), u8> {
-    let plain = RenderOptions::default();
+    let plain = &RenderOptions::default();
+    let report =
+        |format: Format| move |out: &mut dyn Write| report::write(format, outcome, plain, out);
+    let (json, junit, sarif) = (
+        report(Format::Json),
+        report(Format::Junit),
+        report(Format::Sarif),
+    );
+    let saved = |out: &mut dyn Write| inventory.write_json(out).map(drop);
     let files = output_dir::RunFiles {
-        report_json: report::render(Format::Json, outcome, &plain),
-        junit: report::render(Format::Junit, outcome, &plain),
-        sarif: report::render(Format::Sarif, outcome, &plain),
-        inventory: inventory.to_json_string(),
+        report_json: &json,
+        junit: &junit,
+        sarif: &sarif,
+        inventory: &saved,
     };
     let (stamp, written) = output_dir::write_run(dir, now, &files, output_dir::crash_after())
         .map_err(|m| usage(&m))?;
