@@ -13,9 +13,7 @@ use serde_json::{json, Value as Json};
 
 use super::client;
 use super::convert::{en, list, r, tag_map, ts};
-use super::fetch::{
-    arn_account, each_page, per_resource, BoxFuture, Fetched, On, Once, PerResource, Task,
-};
+use super::fetch::{arn_account, each_page, per_resource, BoxFuture, Fetched, On, Once, Task};
 
 /// `aws:cloudtrail:trail` in the task's region.
 pub(crate) async fn trails(t: &Task) -> Fetched {
@@ -40,11 +38,7 @@ pub(crate) async fn trails(t: &Task) -> Fetched {
         },
     )
     .await?;
-    let errors = per_resource(t, &mut found, &client, Some(&t.region), |f| match f {
-        PerResource::CloudTrail(fetch) => Some(fetch),
-        _ => None,
-    })
-    .await;
+    let errors = per_resource(t, &mut found, &client, Some(&t.region)).await;
     Ok((found, errors))
 }
 

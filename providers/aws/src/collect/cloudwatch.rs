@@ -9,7 +9,7 @@ use serde_json::{json, Value as Json};
 
 use super::client;
 use super::convert::{en, list, refs, strs, tag_map, ts};
-use super::fetch::{arn_account, listing, per_resource, BoxFuture, Fetched, On, PerResource, Task};
+use super::fetch::{arn_account, listing, per_resource, BoxFuture, Fetched, On, Task};
 
 const TOPIC: &str = "aws:sns:topic";
 
@@ -35,11 +35,7 @@ pub(crate) async fn alarms(t: &Task) -> Fetched {
         alarm,
     )
     .await?;
-    let errors = per_resource(t, &mut found, &client, Some(&t.region), |f| match f {
-        PerResource::CloudWatch(fetch) => Some(fetch),
-        _ => None,
-    })
-    .await;
+    let errors = per_resource(t, &mut found, &client, Some(&t.region)).await;
     Ok((found, errors))
 }
 

@@ -79,11 +79,7 @@ impl Task {
     /// Adds the EC2 per-resource members the plan needs to `found` ([`per_resource`] with
     /// the task's EC2 client, in its region).
     pub(crate) async fn per_resource(&self, found: &mut [JsonResource]) -> Vec<CollectionError> {
-        per_resource(self, found, &self.client, Some(&self.region), |f| match f {
-            PerResource::Ec2(fetch) => Some(fetch),
-            _ => None,
-        })
-        .await
+        per_resource(self, found, &self.client, Some(&self.region)).await
     }
 }
 
@@ -93,19 +89,15 @@ impl Task {
 /// does). A failed call leaves its member out of that resource and is an error of that
 /// member only (one per member, naming how many resources it failed for): rules that read
 /// other members are judged as usual.
-pub(crate) async fn per_resource<C>(
+pub(crate) async fn per_resource<C: MemberClient>(
     t: &Task,
     found: &mut [JsonResource],
     client: &C,
     region: Option<&str>,
-    pick: fn(PerResource) -> Option<MemberFetch<C>>,
-) -> Vec<CollectionError>
-where
-    C: Clone + Send + Sync + 'static,
-{
+) -> Vec<CollectionError> {
     let mut calls = JoinSet::new();
     for m in needed_members(&t.plan, t.ty.name) {
-        let Some(fetch) = pick(m.fetch) else {
+        let Some(fetch) = C::fetch_of(m.fetch) else {
             continue;
         };
         for (index, item) in found.iter().enumerate() {
@@ -158,6 +150,37 @@ where
 
 /// How one member is read for one resource, with a client of type `C`.
 pub(crate) type MemberFetch<C> = for<'a> fn(&'a On<'a, C>) -> BoxFuture<'a, Result<Json, String>>;
+
+/// A service's client, whose members [`per_resource`] reads: the [`PerResource`] fetches
+/// that are its own.
+pub(crate) trait MemberClient: Clone + Send + Sync + 'static {
+    fn fetch_of(fetch: PerResource) -> Option<MemberFetch<Self>>;
+}
+
+/// [`MemberClient`] for each service whose per-resource members go through
+/// [`per_resource`] (S3 reads its bucket settings in `collect/s3.rs`).
+macro_rules! member_clients {
+    ($($variant:ident => $client:ty),* $(,)?) => {$(
+        impl MemberClient for $client {
+            fn fetch_of(fetch: PerResource) -> Option<MemberFetch<Self>> {
+                match fetch {
+                    PerResource::$variant(fetch) => Some(fetch),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+
+member_clients!(
+    Ec2 => aws_sdk_ec2::Client,
+    Iam => aws_sdk_iam::Client,
+    CloudTrail => aws_sdk_cloudtrail::Client,
+    Kms => aws_sdk_kms::Client,
+    Logs => aws_sdk_cloudwatchlogs::Client,
+    Sns => aws_sdk_sns::Client,
+    CloudWatch => aws_sdk_cloudwatch::Client,
+);
 
 /// The response pages of one listing.
 pub(crate) trait Pages<O, E>: Send {

@@ -14,9 +14,7 @@ use serde_json::{json, Map, Value as Json};
 use super::client;
 use super::convert::{document, list, tag_map, ts};
 use super::ctx::api_error;
-use super::fetch::{
-    arn_account, each_page, per_resource, BoxFuture, Fetched, On, PerResource, Task,
-};
+use super::fetch::{arn_account, each_page, per_resource, BoxFuture, Fetched, On, Task};
 use crate::schema::SUMMARY_KEYS;
 use crate::types::{GET_ACCESS_KEY_LAST_USED, GET_POLICY_VERSION};
 
@@ -57,11 +55,7 @@ async fn iam_members(
     found: &mut [JsonResource],
     client: &Client,
 ) -> Vec<CollectionError> {
-    per_resource(t, found, client, None, |f| match f {
-        PerResource::Iam(fetch) => Some(fetch),
-        _ => None,
-    })
-    .await
+    per_resource(t, found, client, None).await
 }
 
 /// The user name of a user's ARN (its id): the part after the last `/`.

@@ -25,9 +25,7 @@ use tokio::task::JoinSet;
 use super::client;
 use super::convert::{document, en, tag_map, ts};
 use super::ctx::api_error;
-use super::fetch::{
-    arn_account, each_page, per_resource, BoxFuture, Fetched, On, PerResource, Task,
-};
+use super::fetch::{arn_account, each_page, per_resource, BoxFuture, Fetched, On, Task};
 
 /// The members DescribeKey fills (besides `key_id` and `arn`, which ListKeys gives).
 pub(crate) const DESCRIBED: &[&str] = &[
@@ -122,20 +120,8 @@ pub(crate) async fn keys(t: &Task) -> Fetched {
             CollectionError::new(t.ty.name, Some(t.region.clone()), message).of_members(DESCRIBED),
         );
     }
-    errors.extend(kms_members(t, &mut found, &client).await);
+    errors.extend(per_resource(t, &mut found, &client, Some(&t.region)).await);
     Ok((found, errors))
-}
-
-async fn kms_members(
-    t: &Task,
-    found: &mut [JsonResource],
-    client: &Client,
-) -> Vec<CollectionError> {
-    per_resource(t, found, client, Some(&t.region), |f| match f {
-        PerResource::Kms(fetch) => Some(fetch),
-        _ => None,
-    })
-    .await
 }
 
 /// DescribeKey's KeyMetadata (the members of [`DESCRIBED`]).

@@ -12,9 +12,7 @@ use serde_json::{json, Value as Json};
 
 use super::client;
 use super::convert::{en, list, r, tag_map, ts};
-use super::fetch::{
-    arn_account, each_page, listing, per_resource, BoxFuture, Fetched, On, PerResource, Task,
-};
+use super::fetch::{arn_account, each_page, listing, per_resource, BoxFuture, Fetched, On, Task};
 
 const KMS_KEY: &str = "aws:kms:key";
 
@@ -40,11 +38,7 @@ pub(crate) async fn log_groups(t: &Task) -> Fetched {
         log_group,
     )
     .await?;
-    let errors = per_resource(t, &mut found, &client, Some(&t.region), |f| match f {
-        PerResource::Logs(fetch) => Some(fetch),
-        _ => None,
-    })
-    .await;
+    let errors = per_resource(t, &mut found, &client, Some(&t.region)).await;
     Ok((found, errors))
 }
 

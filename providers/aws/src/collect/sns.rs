@@ -11,9 +11,7 @@ use serde_json::{json, Map, Value as Json};
 
 use super::client;
 use super::convert::{document, tag_map};
-use super::fetch::{
-    arn_account, each_page, listing, per_resource, BoxFuture, Fetched, On, PerResource, Task,
-};
+use super::fetch::{arn_account, each_page, listing, per_resource, BoxFuture, Fetched, On, Task};
 
 /// `aws:sns:topic`.
 pub(crate) async fn topics(t: &Task) -> Fetched {
@@ -33,11 +31,7 @@ pub(crate) async fn topics(t: &Task) -> Fetched {
         |topic| json!({ "topic_arn": topic.topic_arn() }),
     )
     .await?;
-    let errors = per_resource(t, &mut found, &client, Some(&t.region), |f| match f {
-        PerResource::Sns(fetch) => Some(fetch),
-        _ => None,
-    })
-    .await;
+    let errors = per_resource(t, &mut found, &client, Some(&t.region)).await;
     Ok((found, errors))
 }
 
