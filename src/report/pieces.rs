@@ -61,25 +61,52 @@ fn indent<W: ?Sized + Write>(out: &mut W, depth: usize) -> io::Result<()> {
     Ok(())
 }
 
-impl serde_json::ser::Formatter for Pretty<'_> {
-    fn begin_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+/// What comes before an array's item or an object's key: a line break (after a comma
+/// unless it is the first) and the indent of `depth`.
+fn next_line<W: ?Sized + Write>(out: &mut W, first: bool, depth: usize) -> io::Result<()> {
+    out.write_all(if first { b"\n" } else { b",\n" })?;
+    indent(out, depth)
+}
+
+/// The closing `bracket` of an array or object standing at `depth`: on a line of its own
+/// when the container holds something, right after the opening one when it is empty.
+fn close<W: ?Sized + Write>(
+    out: &mut W,
+    has_value: bool,
+    depth: usize,
+    bracket: &[u8],
+) -> io::Result<()> {
+    if has_value {
+        out.write_all(b"\n")?;
+        indent(out, depth)?;
+    }
+    out.write_all(bracket)
+}
+
+impl Pretty<'_> {
+    fn begin<W: ?Sized + Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
         self.current_indent += 1;
         self.has_value = false;
-        out.write_all(b"[")
+        out.write_all(bracket)
+    }
+
+    fn end<W: ?Sized + Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.current_indent -= 1;
+        close(out, self.has_value, self.current_indent, bracket)
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty<'_> {
+    fn begin_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.begin(out, b"[")
     }
 
     fn end_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.current_indent -= 1;
-        if self.has_value {
-            out.write_all(b"\n")?;
-            indent(out, self.current_indent)?;
-        }
-        out.write_all(b"]")
+        self.end(out, b"]")
     }
 
     fn begin_array_value<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        out.write_all(if first { b"\n" } else { b",\n" })?;
-        indent(out, self.current_indent)
+        next_line(out, first, self.current_indent)
     }
 
     fn end_array_value<W: ?Sized + Write>(&mut self, _out: &mut W) -> io::Result<()> {
@@ -88,23 +115,15 @@ impl serde_json::ser::Formatter for Pretty<'_> {
     }
 
     fn begin_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.current_indent += 1;
-        self.has_value = false;
-        out.write_all(b"{")
+        self.begin(out, b"{")
     }
 
     fn end_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.current_indent -= 1;
-        if self.has_value {
-            out.write_all(b"\n")?;
-            indent(out, self.current_indent)?;
-        }
-        out.write_all(b"}")
+        self.end(out, b"}")
     }
 
     fn begin_object_key<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        out.write_all(if first { b"\n" } else { b",\n" })?;
-        indent(out, self.current_indent)
+        next_line(out, first, self.current_indent)
     }
 
     fn begin_object_value<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
@@ -138,9 +157,7 @@ impl serde_json::ser::Formatter for Pretty<'_> {
         }
         out.write_all(b"[")?;
         stream.write_array(array, out)?;
-        out.write_all(b"\n")?;
-        indent(out, self.current_indent)?;
-        out.write_all(b"]")
+        close(out, true, self.current_indent, b"]")
     }
 }
 
@@ -193,11 +210,9 @@ impl<'b> Object<'b> {
     }
 
     fn key(&mut self, key: &str) {
-        self.out
-            .extend_from_slice(if self.empty { b"\n" } else { b",\n" });
-        self.empty = false;
         // Writing to a vector cannot fail.
-        let _ = indent(self.out, self.depth + 1);
+        let _ = next_line(self.out, self.empty, self.depth + 1);
+        self.empty = false;
         self.out.push(b'"');
         self.out.extend_from_slice(key.as_bytes());
         self.out.extend_from_slice(b"\": ");
@@ -233,24 +248,16 @@ impl<'b> Object<'b> {
         }
         self.out.push(b'[');
         for (i, value) in items.iter().enumerate() {
-            self.out
-                .extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-            let _ = indent(self.out, self.depth + 2);
+            let _ = next_line(self.out, i == 0, self.depth + 2);
             item(value, self.out, self.depth + 2)?;
         }
-        self.out.push(b'\n');
-        let _ = indent(self.out, self.depth + 1);
-        self.out.push(b']');
+        let _ = close(self.out, true, self.depth + 1, b"]");
         Ok(())
     }
 
     /// `}`.
     pub(crate) fn end(self) {
-        if !self.empty {
-            self.out.push(b'\n');
-            let _ = indent(self.out, self.depth);
-        }
-        self.out.push(b'}');
+        let _ = close(self.out, !self.empty, self.depth, b"}");
     }
 }
 
@@ -296,8 +303,7 @@ pub(crate) fn write<W: Write>(
 ) -> serde_json::Result<()> {
     let piece = |array: usize, items: Range<usize>, buffer: &mut Vec<u8>| -> io::Result<()> {
         for index in items {
-            buffer.extend_from_slice(if index == 0 { b"\n" } else { b",\n" });
-            indent(buffer, depth)?;
+            next_line(buffer, index == 0, depth)?;
             item(array, index, buffer)?;
         }
         Ok(())
