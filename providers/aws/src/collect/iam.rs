@@ -319,17 +319,11 @@ pub(crate) async fn policies(t: &Task) -> Fetched {
                     "create_date": ts(p.create_date()),
                     "update_date": ts(p.update_date()),
                 });
-                if let Json::Object(properties) = props {
-                    found.push(JsonResource {
-                        type_name: t.ty.name.to_string(),
-                        id: arn.to_string(),
-                        region: None,
-                        account: arn_account(Some(arn))
-                            .filter(|a| *a != "aws")
-                            .map(str::to_string),
-                        properties,
-                    });
-                }
+                // An AWS managed policy's ARN names `aws`, which is no account.
+                found.extend(iam_resource(t, arn, props).map(|mut policy| {
+                    policy.account = policy.account.filter(|a| a != "aws");
+                    policy
+                }));
             }
         })
         .await?;
@@ -403,18 +397,12 @@ pub(crate) fn policy_tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Jso
     })
 }
 
-/// A global IAM resource of the task's type named by its ARN.
+/// A global IAM resource of the task's type named by its ARN ([`Task::resource`] without a
+/// region), owned by the account the ARN names.
 fn iam_resource(t: &Task, arn: &str, props: Json) -> Option<JsonResource> {
-    let Json::Object(properties) = props else {
-        return None;
-    };
-    Some(JsonResource {
-        type_name: t.ty.name.to_string(),
-        id: arn.to_string(),
-        region: None,
-        account: arn_account(Some(arn)).map(str::to_string),
-        properties,
-    })
+    let mut resource = t.resource(Some(arn), arn_account(Some(arn)), props)?;
+    resource.region = None;
+    Some(resource)
 }
 
 /// `aws:iam:role`: every page of ListRoles (the trust policy parsed), then the per-role
