@@ -2,12 +2,13 @@
 //!
 //! Loading reads the bytes with a purpose-built reader ([`reader`]) that builds
 //! [`crate::Value`]s directly (no intermediate JSON tree) and, for big pretty-printed
-//! files, reads the `resources` array in segments on several threads, block by block
-//! from the file ([`segments`]). Every malformed
+//! files, reads the `resources` array in segments on several threads, window by window
+//! through a memory map of the file ([`mapped`], [`segments`]). Every malformed
 //! file gives a [`LoadError`] with a JSON path, a line and a column; no input panics.
 
 mod document;
 mod error;
+mod mapped;
 mod reader;
 mod segments;
 mod writer;
@@ -81,8 +82,21 @@ impl Inventory {
             return Self::from_slice_from(&bytes, &name, threads, projection);
         }
         let size = metadata.and_then(|m| usize::try_from(m.len()).ok());
-        let read = segments::read_file(&mut file, size, threads, segments::BLOCK, projection);
-        match read.map_err(io_error)? {
+        // A big file is read through memory-mapped windows (no copy); should mapping fail
+        // (a file system without it), block by block. Either gives the same result.
+        let mapped = size
+            .filter(|&size| size >= segments::MIN_SEGMENTED)
+            .and_then(|size| {
+                segments::read_mapped(&file, size, threads, segments::BLOCK, projection)
+                    .ok()
+                    .flatten()
+            });
+        let read = match mapped {
+            Some(read) => read,
+            None => segments::read_file(&mut file, size, threads, segments::BLOCK, projection)
+                .map_err(io_error)?,
+        };
+        match read {
             FileRead::Loaded(inventory) => Ok(*inventory),
             FileRead::Whole(bytes) => Self::from_slice_from(&bytes, &name, threads, projection),
             FileRead::Serial => {

@@ -14,9 +14,10 @@
 //!
 //! The prefix and the tail together form a small JSON document of their own, the
 //! *skeleton*, which the ordinary document reader checks (every top-level field, the
-//! tail's resources, the collection errors). A file is read block by block into a few
-//! reused buffers, so loading never holds the whole file: peak memory is the model plus
-//! a few blocks.
+//! tail's resources, the collection errors). A big regular file is read window by window
+//! through a memory map ([`read_mapped`]), anything else block by block into a few reused
+//! buffers ([`read_file`]), so loading never holds the whole file: peak memory is the
+//! model plus a few windows or blocks.
 //!
 //! Why the result is the serial read's: the skeleton's reader must see its first
 //! resource exactly where the prefix ends, which proves that the first cut (the prefix's
@@ -28,6 +29,7 @@
 //! whole document serially, which gives the exact error with its line and column.
 
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::panic::AssertUnwindSafe;
@@ -35,6 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
 use super::document::{self, resource_run, RunEnd};
+use super::mapped;
 use super::reader::Reader;
 use crate::intern::{Interner, Sym};
 use crate::inventory::{Inventory, InventoryBuilder, Resource};
@@ -128,6 +131,65 @@ pub(crate) fn read_file(
     })
 }
 
+/// [`read_file`] through windows of the file mapped into memory ([`super::mapped`]), for a
+/// regular file of `size` bytes: each segment is a window of about `block` bytes, cut at
+/// its last candidate and unmapped once read, so no byte is copied and the pages mapped at
+/// once are those of the segments in flight. `None` when the document's start does not
+/// show where `resources` begins (the caller reads the file instead).
+pub(crate) fn read_mapped(
+    file: &File,
+    size: usize,
+    threads: usize,
+    block: usize,
+    projection: Option<&Projection>,
+) -> io::Result<Option<FileRead>> {
+    let block = block.max(1);
+    let head = mapped::window(file, 0, block.max(FIRST_BLOCK).min(size))?;
+    if head.len() == size {
+        return Ok(None);
+    }
+    let Some((first, indent)) = first_element(&head) else {
+        return Ok(None);
+    };
+    let indent = indent.to_vec();
+    let mut skeleton = head.get(..first).unwrap_or_default().to_vec();
+    drop(head);
+    let read = pipeline::<Window>(threads, first, Some(size), projection, |feed| {
+        let mut start = first;
+        let mut len = block;
+        loop {
+            let end = start.saturating_add(len).min(size);
+            let map = mapped::window(file, start as u64, end - start)?;
+            match last_candidate(&map, 0, &indent) {
+                Some(cut) => {
+                    if end == size {
+                        skeleton.extend_from_slice(map.get(cut..).unwrap_or_default());
+                    }
+                    if !feed.send(Window { map, range: 0..cut }) {
+                        return Ok(None);
+                    }
+                    if end == size {
+                        return Ok(Some(skeleton));
+                    }
+                    start += cut;
+                    len = block;
+                }
+                // A window without a cut: an element longer than a block. Look again in
+                // one twice as long (the search stays linear in the file).
+                None if end < size => len = len.saturating_mul(2),
+                None => {
+                    skeleton.extend_from_slice(&map);
+                    return Ok(Some(skeleton));
+                }
+            }
+        }
+    })?;
+    Ok(Some(match read {
+        Some(inventory) => FileRead::Loaded(Box::new(inventory)),
+        None => FileRead::Serial,
+    }))
+}
+
 /// Reads an inventory held in memory in segments of about `segment` bytes on `threads`
 /// worker threads; `None` when it must be read serially.
 pub(crate) fn read_slice(
@@ -180,6 +242,24 @@ trait Recycle {
 impl Recycle for Chunk {
     fn recycle(self) -> Option<Vec<u8>> {
         Some(self.buf)
+    }
+}
+
+/// A mapped window handed to a worker: the map, and the segment's bytes in it.
+struct Window {
+    map: memmap2::Mmap,
+    range: Range<usize>,
+}
+
+impl AsRef<[u8]> for Window {
+    fn as_ref(&self) -> &[u8] {
+        self.map.get(self.range.clone()).unwrap_or_default()
+    }
+}
+
+impl Recycle for Window {
+    fn recycle(self) -> Option<Vec<u8>> {
+        None
     }
 }
 
@@ -652,17 +732,54 @@ mod tests {
         }
     }
 
+    /// What reading `text` from a file gives, block by block ([`read_file`]) and through
+    /// mapped windows ([`read_mapped`]; `None` from it shows as `Whole`), with its name.
+    fn from_file(
+        text: &str,
+        threads: usize,
+        block: usize,
+        projection: Option<&Projection>,
+    ) -> [(&'static str, FileRead); 2] {
+        let read = match read_file(
+            &mut text.as_bytes(),
+            Some(text.len()),
+            threads,
+            block,
+            projection,
+        ) {
+            Ok(read) => read,
+            Err(e) => panic!("{e}"),
+        };
+        let mut file = match tempfile::tempfile() {
+            Ok(file) => file,
+            Err(e) => panic!("{e}"),
+        };
+        if let Err(e) = std::io::Write::write_all(&mut file, text.as_bytes()) {
+            panic!("{e}");
+        }
+        let mapped = match read_mapped(&file, text.len(), threads, block, projection) {
+            Ok(read) => read.unwrap_or(FileRead::Whole(Vec::new())),
+            Err(e) => panic!("{e}"),
+        };
+        [("read", read), ("mapped", mapped)]
+    }
+
     #[test]
     fn reading_in_blocks_gives_the_serial_result() {
         let text = inventory(3_000);
         let expected = summary(&serial(&text));
         for block in [64, 700, 4096, 100_000] {
             for threads in [1, 2, 3] {
-                let read = read_file(&mut text.as_bytes(), Some(text.len()), threads, block, None);
-                let Ok(FileRead::Loaded(inv)) = read else {
-                    panic!("block {block}, {threads} threads: not read in segments");
-                };
-                assert_eq!(summary(&inv), expected, "block {block}, {threads} threads");
+                for (how, read) in from_file(&text, threads, block, None) {
+                    let FileRead::Loaded(inv) = read else {
+                        panic!("{how}, block {block}, {threads} threads: not read in segments");
+                    };
+                    assert_eq!(
+                        summary(&inv),
+                        expected,
+                        "{how}, block {block}, {threads} threads"
+                    );
+                }
             }
         }
         for segment in [1, 5_000, 50_000] {
@@ -685,17 +802,12 @@ mod tests {
         assert!(expected.0.contains("\"k1\"") && !expected.0.contains("\"k2\""));
         assert!(!expected.0.contains("\"next\"") && !expected.0.contains("\"a\""));
         for block in [64, 4096] {
-            let read = read_file(
-                &mut text.as_bytes(),
-                Some(text.len()),
-                2,
-                block,
-                Some(&keep),
-            );
-            let Ok(FileRead::Loaded(inv)) = read else {
-                panic!("block {block}: not read in segments");
-            };
-            assert_eq!(summary(&inv), expected, "block {block}");
+            for (how, read) in from_file(&text, 2, block, Some(&keep)) {
+                let FileRead::Loaded(inv) = read else {
+                    panic!("{how}, block {block}: not read in segments");
+                };
+                assert_eq!(summary(&inv), expected, "{how}, block {block}");
+            }
         }
         let inv = read_slice(text.as_bytes(), 2, 5_000, Some(&keep));
         assert_eq!(inv.map(|i| summary(&i)), Some(expected));
@@ -713,6 +825,12 @@ mod tests {
             read_file(&mut compact.as_bytes(), None, 2, 64, None),
             Ok(FileRead::Whole(b)) if b == compact.as_bytes()
         ));
+        // Not mapped either (`None`: the caller reads it): small, or big but compact.
+        let big_compact = inventory(3_000).replace('\n', "");
+        for text in [&text, &compact, &big_compact] {
+            let [_, (_, mapped)] = from_file(text, 2, 4096, None);
+            assert!(matches!(mapped, FileRead::Whole(b) if b.is_empty()));
+        }
     }
 
     #[test]
@@ -744,11 +862,12 @@ mod tests {
                 "case {k} is not malformed"
             );
             for block in [64, 4096] {
-                let read = read_file(&mut text.as_bytes(), Some(text.len()), 2, block, None);
-                assert!(
-                    matches!(read, Ok(FileRead::Serial)),
-                    "case {k}, block {block}"
-                );
+                for (how, read) in from_file(text, 2, block, None) {
+                    assert!(
+                        matches!(read, FileRead::Serial),
+                        "case {k}, {how}, block {block}"
+                    );
+                }
             }
             assert!(
                 read_slice(text.as_bytes(), 2, 100, None).is_none(),
@@ -770,10 +889,11 @@ mod tests {
         text.push_str("\n]}");
         let expected = summary(&serial(&text));
         for block in [64, 1000, 5000] {
-            match read_file(&mut text.as_bytes(), Some(text.len()), 2, block, None) {
-                Ok(FileRead::Loaded(inv)) => assert_eq!(summary(&inv), expected),
-                Ok(FileRead::Serial | FileRead::Whole(_)) => {}
-                Err(e) => panic!("{e}"),
+            for (how, read) in from_file(&text, 2, block, None) {
+                match read {
+                    FileRead::Loaded(inv) => assert_eq!(summary(&inv), expected, "{how}"),
+                    FileRead::Serial | FileRead::Whole(_) => {}
+                }
             }
         }
         if let Some(inv) = read_slice(text.as_bytes(), 2, 100, None) {
@@ -795,10 +915,11 @@ mod tests {
         text.push_str("      0\n    ]}},\n    {\"type\": \"t\", \"id\": \"c\"}\n  ]\n}\n");
         let expected = summary(&serial(&text));
         for block in [64, 4096] {
-            match read_file(&mut text.as_bytes(), Some(text.len()), 2, block, None) {
-                Ok(FileRead::Loaded(inv)) => assert_eq!(summary(&inv), expected),
-                Ok(_) => panic!("block {block}: not read in segments"),
-                Err(e) => panic!("{e}"),
+            for (how, read) in from_file(&text, 2, block, None) {
+                match read {
+                    FileRead::Loaded(inv) => assert_eq!(summary(&inv), expected, "{how}"),
+                    _ => panic!("{how}, block {block}: not read in segments"),
+                }
             }
         }
     }

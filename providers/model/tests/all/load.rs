@@ -208,8 +208,8 @@ fn load_with(text: &str, threads: usize) -> Result<Inventory, cloudspec_model::L
     Inventory::from_slice_with_threads(text.as_bytes(), "big.json", threads)
 }
 
-/// Loads `text` from a file named `big.json`, as `cloudspec run --inventory` does: block by
-/// block, never holding the whole file.
+/// Loads `text` from a file named `big.json`, as `cloudspec run --inventory` does: window
+/// by window through a memory map, never holding the whole file.
 fn load_file_with(text: &str, threads: usize) -> Result<Inventory, cloudspec_model::LoadError> {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("big.json");
