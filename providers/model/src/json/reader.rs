@@ -389,6 +389,31 @@ impl<'a> Reader<'a> {
     fn skip_whitespace(&mut self) -> Option<u8> {
         let bytes = self.bytes;
         let mut i = self.pos;
+        // The usual case in a pretty-printed file, a line break (or a space) and at most 16
+        // spaces of indentation before a token, in two word comparisons.
+        if let Some(&[first, ref rest @ ..]) = bytes
+            .get(i..i + 18)
+            .and_then(|c| <&[u8; 18]>::try_from(c).ok())
+        {
+            if first == b'\n' || first == b' ' {
+                let (low, high) = rest.split_at(8);
+                let low = u64::from_le_bytes(low.try_into().unwrap_or([b' '; 8])) ^ splat(b' ');
+                let spaces = if low != 0 {
+                    (low.trailing_zeros() / 8) as usize
+                } else {
+                    let high = u64::from_le_bytes(
+                        high.get(..8)
+                            .and_then(|h| h.try_into().ok())
+                            .unwrap_or([b' '; 8]),
+                    ) ^ splat(b' ');
+                    8 + (high.trailing_zeros() / 8) as usize
+                };
+                if let Some(&b) = rest.get(spaces).filter(|&&b| b > b' ') {
+                    self.pos = i + 1 + spaces;
+                    return Some(b);
+                }
+            }
+        }
         loop {
             match bytes.get(i) {
                 // A line break is mostly followed by indentation, and a space by a token
@@ -932,7 +957,10 @@ impl<'a> Reader<'a> {
         let start = self.pos + 1;
         let end = start + name.len();
         if name.is_empty()
-            || self.bytes.get(start..end) != Some(name)
+            || !self
+                .bytes
+                .get(start..end)
+                .is_some_and(|key| same_bytes(key, name))
             || self.bytes.get(end) != Some(&b'"')
         {
             return None;
@@ -1111,6 +1139,27 @@ const fn zero_bytes(w: u64) -> u64 {
     w.wrapping_sub(splat(1)) & !w & splat(0x80)
 }
 
+/// `a == b`, comparing up to 32 bytes (object keys) a word at a time in place of a call to
+/// `memcmp`: the last word overlaps the one before when the length is not a multiple of 8.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if !(8..=32).contains(&n) {
+        return a == b;
+    }
+    let mut at = 0;
+    while at + 8 < n {
+        if word_at(a, at) != word_at(b, at) {
+            return false;
+        }
+        at += 8;
+    }
+    word_at(a, n - 8) == word_at(b, n - 8)
+}
+
 /// The offset of the first byte at or after `i` that is not a space (eight at a time).
 fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
     while let Some(w) = word_at(bytes, i) {
@@ -1152,5 +1201,46 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
         Value::Object(_) => "object",
         Value::Ref(_) => "an association {\"$ref\": ...}",
         Value::Unknown(_) => "an unknown value {\"$unknown\": ...}",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whitespace is skipped to the first other byte however it is made up (the fast
+        /// path for a line break and its indentation included), or to the end.
+        #[test]
+        fn whitespace_ends_at_the_first_other_byte(
+            ws in proptest::collection::vec(prop_oneof![Just(b' '), Just(b' '), Just(b'\n'), Just(b'\t'), Just(b'\r')], 0..40),
+            tail in proptest::collection::vec(prop_oneof![Just(b'x'), Just(b' '), Just(b'\n'), Just(b'"')], 0..24),
+        ) {
+            let mut text = ws.clone();
+            text.extend_from_slice(&tail);
+            let text = String::from_utf8(text).unwrap_or_default();
+            let expected = text.bytes().position(|b| !matches!(b, b' ' | b'\n' | b'\t' | b'\r'));
+            let mut reader = Reader::new(&text, 0, 0, Interner::new());
+            let found = reader.peek();
+            prop_assert_eq!(found, expected.map(|at| text.as_bytes()[at]));
+            prop_assert_eq!(reader.pos, expected.unwrap_or(text.len()));
+        }
+
+        /// [`same_bytes`] is `==`.
+        #[test]
+        fn same_bytes_is_equality(
+            a in proptest::collection::vec(0u8..4, 0..40),
+            other in proptest::collection::vec(0u8..4, 0..40),
+            flip in 0usize..40,
+        ) {
+            prop_assert_eq!(same_bytes(&a, &other), a == other);
+            // One byte changed anywhere, or none (past the end).
+            let mut b = a.clone();
+            if let Some(byte) = b.get_mut(flip) {
+                *byte ^= 0x80;
+            }
+            prop_assert_eq!(same_bytes(&a, &b), a == b);
+        }
     }
 }
