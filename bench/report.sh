@@ -16,7 +16,7 @@
 #              0.14.1 --example regorus`); REGORUS=none skips it
 #   CORES      core counts of the scaling curve (default: 1 up to every core, at most 8)
 #   FORMATS    further formats to time once each (default: "junit sarif console")
-#   ARGS       more arguments for `cloudspec run` (e.g. "--report-passing none")
+#   ARGS       more arguments for `cloudspec run` (e.g. "--waivers waivers.yaml")
 # Report files go to a temporary directory, removed at the end. Needs python3 and
 # /usr/bin/time. Never a timed test: figures go to bench/README.md.
 set -euo pipefail
