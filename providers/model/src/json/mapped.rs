@@ -5,17 +5,25 @@
 //! were a tenth of the load (`bench/README.md`, issue 22). A window mapped read-only lets
 //! the reader work on the page cache's own pages.
 //!
-//! Why it is sound enough to take (ARCHITECTURE.md, "Invariants"):
+//! What it risks, and why that is taken (ARCHITECTURE.md, "Invariants"):
 //! - The mapping is read-only; the reader only reads it.
-//! - Its contents change only if another process writes into the same file while it is
-//!   loaded. cloudspec never does (it saves an inventory to a new file and renames it over
-//!   the old one, so a mapped file keeps its old contents), and a writer racing a reader
-//!   gives a wrong inventory with or without a map.
-//! - A file truncated by another process while a window of it is mapped makes the next read
-//!   of a page past its new end raise `SIGBUS`, which ends the process. A `read(2)` would
-//!   see a shorter file instead. That is the price; it needs a concurrent writer.
-//! - Each window is unmapped when its segment has been read, so the pages mapped at once
-//!   are those of the segments in flight, as with the buffers of `read(2)`.
+//! - Its bytes change only if another process writes into the file, in place, while it is
+//!   loaded. A segment's bytes are checked as UTF-8 once and then read as `str`, so a byte
+//!   changed after that check could put text that is not UTF-8 into the model: undefined
+//!   behaviour in Rust's terms, where `read(2)` into a private buffer would only give a
+//!   wrong or rejected inventory. cloudspec's own saving (`--save-inventory`,
+//!   `--output-dir`) writes a new file and renames it over a regular file, which leaves a
+//!   mapped file as it was; it writes in place only into a file with several hard links or
+//!   one named as an open stream (`/dev/stdout`, `/dev/fd/N`), and a run has finished
+//!   loading before it saves.
+//! - A file that shrinks while it is loaded (after its size was read), or whose pages cannot
+//!   be read (an I/O error on a network file system), raises `SIGBUS` at the first read of
+//!   a missing page, which ends the process; `read(2)` would give a shorter file or an
+//!   error. That is the price: it needs another program truncating the file, or a failing
+//!   disk or network, during the load.
+//! - Each window is unmapped once its segment has been read. At most twice the worker
+//!   threads plus one windows (about 4 MiB each) are mapped at once: one per worker, as
+//!   many queued, one being cut; `read(2)` held up to the threads plus two buffers.
 
 use std::fs::File;
 use std::io;
