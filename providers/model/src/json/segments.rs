@@ -144,44 +144,48 @@ pub(crate) fn read_mapped(
     projection: Option<&Projection>,
 ) -> io::Result<Option<FileRead>> {
     let block = block.max(1);
-    let head = mapped::window(file, 0, block.max(FIRST_BLOCK).min(size))?;
-    if head.len() == size {
+    // The first window holds the document's start up to the first resource; it is also the
+    // first segment's window.
+    let mut len = block.max(FIRST_BLOCK).min(size);
+    let mut map = mapped::window(file, 0, len)?;
+    if map.len() == size {
         return Ok(None);
     }
-    let Some((first, indent)) = first_element(&head) else {
+    let Some((first, indent)) = first_element(&map) else {
         return Ok(None);
     };
     let indent = indent.to_vec();
-    let mut skeleton = head.get(..first).unwrap_or_default().to_vec();
-    drop(head);
+    let mut skeleton = map.get(..first).unwrap_or_default().to_vec();
     let read = pipeline::<Window>(threads, first, Some(size), projection, |feed| {
-        let mut start = first;
-        let mut len = block;
+        // `map` holds the file from `base` on; the next segment starts at `map[start]`.
+        let (mut base, mut start) = (0, first);
         loop {
-            let end = start.saturating_add(len).min(size);
-            let map = mapped::window(file, start as u64, end - start)?;
-            match last_candidate(&map, 0, &indent) {
+            let last = base + map.len() == size;
+            match last_candidate(&map, start, &indent) {
                 Some(cut) => {
-                    if end == size {
+                    if last {
                         skeleton.extend_from_slice(map.get(cut..).unwrap_or_default());
                     }
-                    if !feed.send(Window { map, range: 0..cut }) {
+                    if !feed.send(Window {
+                        map,
+                        range: start..cut,
+                    }) {
                         return Ok(None);
                     }
-                    if end == size {
+                    if last {
                         return Ok(Some(skeleton));
                     }
-                    start += cut;
-                    len = block;
+                    (base, start, len) = (base + cut, 0, block);
                 }
                 // A window without a cut: an element longer than a block. Look again in
                 // one twice as long (the search stays linear in the file).
-                None if end < size => len = len.saturating_mul(2),
+                None if !last => len = len.saturating_mul(2),
                 None => {
-                    skeleton.extend_from_slice(&map);
+                    skeleton.extend_from_slice(map.get(start..).unwrap_or_default());
                     return Ok(Some(skeleton));
                 }
             }
+            map = mapped::window(file, base as u64, len.min(size - base))?;
         }
     })?;
     Ok(Some(match read {
