@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 
 use crate::intern::{Interner, Sym, TextMap};
+use crate::ref_list::RefList;
 use crate::value::{Object, Value};
 
 /// Index of a resource in [`Inventory::resources`].
@@ -196,7 +197,7 @@ pub struct InventoryBuilder {
     /// A resource came from elsewhere than the JSON reader: walk every value.
     walk_everything: bool,
     /// References under properties a projected load dropped, checked for dangling ones.
-    dropped_refs: Vec<Box<str>>,
+    dropped_refs: Vec<RefList>,
 }
 
 /// Two resources with the same type and id.
@@ -295,11 +296,9 @@ impl InventoryBuilder {
 
     /// Records references the JSON reader dropped with their properties (a projected
     /// load): [`InventoryBuilder::finish`] still lists the dangling ones.
-    pub(crate) fn note_dropped_refs(&mut self, mut refs: Vec<Box<str>>) {
-        if self.dropped_refs.is_empty() {
-            self.dropped_refs = refs;
-        } else {
-            self.dropped_refs.append(&mut refs);
+    pub(crate) fn note_dropped_refs(&mut self, refs: RefList) {
+        if !refs.is_empty() {
+            self.dropped_refs.push(refs);
         }
     }
 
@@ -340,9 +339,10 @@ impl InventoryBuilder {
         } else {
             // Resources with many references (instances) tend to come together: hand out
             // small chunks on demand so that every thread gets a fair share; then the
-            // references of dropped properties (a projected load), likewise.
+            // references of dropped properties (a projected load), a segment's list at a
+            // time.
             let chunks = std::sync::Mutex::new(self.inv.resources.chunks_mut(RESOLVE_CHUNK));
-            let dropped_chunks = std::sync::Mutex::new(dropped.chunks(RESOLVE_CHUNK * 4));
+            let dropped_chunks = std::sync::Mutex::new(dropped.iter());
             let (chunks, dropped_chunks) = (&chunks, &dropped_chunks);
             std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..threads)
@@ -363,7 +363,7 @@ impl InventoryBuilder {
                                     Err(_) => None,
                                 };
                                 let Some(chunk) = chunk else { break };
-                                dangling.append(&mut dangling_among(chunk, by_type_ref));
+                                dangling.append(&mut dangling_among([chunk], by_type_ref));
                             }
                             dangling
                         })
@@ -419,14 +419,14 @@ fn resolve_all(
 }
 
 /// The references of `refs` (`"<type>/<id>"`) whose target is not in `by_type`.
-fn dangling_among(
-    refs: &[Box<str>],
+fn dangling_among<'r>(
+    refs: impl IntoIterator<Item = &'r RefList>,
     by_type: &TextMap<crate::value::Text, TypeIndex>,
 ) -> BTreeSet<String> {
     let mut dangling = BTreeSet::new();
     // References of one type tend to come together: look the type up once for a run.
     let mut last: Option<(&str, Option<&TypeIndex>)> = None;
-    for raw in refs {
+    for raw in refs.into_iter().flat_map(RefList::iter) {
         let (target_type, target_id) = crate::value::split_reference(raw);
         let index = match last {
             Some((t, index)) if t == target_type => index,
@@ -437,7 +437,7 @@ fn dangling_among(
             }
         };
         let found = index.is_some_and(|index| index.by_id.contains_key(target_id));
-        if !found && !dangling.contains(&**raw) {
+        if !found && !dangling.contains(raw) {
             dangling.insert(raw.to_string());
         }
     }

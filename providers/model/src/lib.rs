@@ -17,6 +17,7 @@ mod json;
 mod plan;
 mod projection;
 pub mod provider;
+mod ref_list;
 mod saved;
 pub mod schema;
 mod value;

@@ -234,11 +234,11 @@ pub fn merge(mut parts: Vec<Part>) -> Result<Inventory, MergeError> {
         }
         // References under properties a projected load dropped: still listed when no
         // source holds their target.
-        let dropped: Vec<Box<str>> = part
+        let dropped: crate::ref_list::RefList = part
             .inventory
             .dangling_refs()
             .iter()
-            .map(|r| Box::from(r.as_str()))
+            .map(String::as_str)
             .collect();
         builder.note_dropped_refs(dropped);
     }

@@ -32,7 +32,7 @@ pub(crate) struct Document {
     /// The keys under which references were read ([`Reader::ref_keys`]).
     pub ref_keys: Vec<crate::intern::Sym>,
     /// References under properties the projection dropped ([`Reader::dropped_refs`]).
-    pub dropped_refs: Vec<Box<str>>,
+    pub dropped_refs: crate::ref_list::RefList,
 }
 
 impl Document {

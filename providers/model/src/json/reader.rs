@@ -14,6 +14,7 @@ use rustc_hash::FxHashSet;
 use super::error::{LoadErrorKind, PResult, ParseError};
 use crate::intern::{Interner, Sym};
 use crate::projection::{Keep, Projection};
+use crate::ref_list::RefList;
 use crate::value::{Object, Reference, Unknown, Value};
 
 /// The deepest nesting of arrays and objects accepted (serde_json's default limit).
@@ -75,7 +76,7 @@ pub(crate) struct Reader<'a> {
     keep: Vec<Option<Keep>>,
     /// The references read under dropped keys (`"<type>/<id>"`): the inventory still
     /// reports the dangling ones, as a full load would.
-    pub dropped_refs: Vec<Box<str>>,
+    pub dropped_refs: RefList,
     /// The keys of the objects [`Reader::skip_plain`] is in (offsets of their text).
     plain_keys: Vec<(usize, usize)>,
     /// The keys dropped from the objects being read, for their duplicate checks.
@@ -103,7 +104,7 @@ impl<'a> Reader<'a> {
             projection: None,
             filter: false,
             keep: Vec::new(),
-            dropped_refs: Vec::new(),
+            dropped_refs: RefList::default(),
             plain_keys: Vec::new(),
             dropped_keys: Vec::new(),
         }
@@ -166,7 +167,7 @@ impl<'a> Reader<'a> {
         self.pos += 1;
         self.depth -= 1;
         self.refs_read += 1;
-        self.dropped_refs.push(raw.into());
+        self.dropped_refs.push(raw);
         Some(())
     }
 
@@ -1133,9 +1134,9 @@ impl<'a> Reader<'a> {
 }
 
 /// Moves the raw text of every reference in `value` to `out`.
-fn references_in(value: Value, out: &mut Vec<Box<str>>) {
+fn references_in(value: Value, out: &mut RefList) {
     match value {
-        Value::Ref(r) => out.push(r.raw),
+        Value::Ref(r) => out.push(&r.raw),
         Value::List(items) => {
             for item in items {
                 references_in(item, out);

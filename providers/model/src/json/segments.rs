@@ -510,7 +510,7 @@ struct Segment {
     /// The keys under which references were read (shared symbols).
     ref_keys: Vec<Sym>,
     /// References under dropped properties ([`Reader::dropped_refs`]).
-    dropped_refs: Vec<Box<str>>,
+    dropped_refs: crate::ref_list::RefList,
 }
 
 /// Reads one segment: whole elements, each followed by `,`, up to its end exactly.
