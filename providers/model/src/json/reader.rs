@@ -724,7 +724,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a value onto `entries` under `sym`: [`Reader::value`] pushed there, with a
-    /// string or number built in place instead of returned.
+    /// string built in place instead of returned.
     fn push_entry(&mut self, sym: Sym) -> PResult<()> {
         match self.peek() {
             Some(b'"') => {
