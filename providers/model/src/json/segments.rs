@@ -818,6 +818,46 @@ mod tests {
     }
 
     #[test]
+    fn repeated_references_under_dropped_properties_are_listed_once_when_dangling() {
+        // Enough resources for the references to be resolved on several threads, and
+        // dropped references that repeat (stored once per segment when seen lately) or
+        // not, some of them dangling.
+        let n = 45_000;
+        let mut text = String::from("{\n  \"cloudspec_inventory\": 1,\n  \"resources\": [\n");
+        for i in 0..n {
+            if i > 0 {
+                text.push_str(",\n");
+            }
+            let unique = if i % 1_000 == 0 {
+                format!("t/gone{i}")
+            } else {
+                format!("t/r{}", (i * 7) % n)
+            };
+            text.push_str(&format!(
+                "    {{\n      \"type\": \"t\",\n      \"id\": \"r{i}\",\n      \"properties\": {{\n        \"kept\": {i},\n        \"dropped\": [\n          {{ \"$ref\": \"t/r{}\" }},\n          {{ \"$ref\": \"t/missing{}\" }},\n          {{ \"$ref\": \"{unique}\" }}\n        ]\n      }}\n    }}",
+                i % 5,
+                i % 7,
+            ));
+        }
+        text.push_str("\n  ]\n}\n");
+        let mut keep = Projection::new();
+        keep.keep_whole("kept");
+        let full = summary(&serial(&text)).2;
+        let mut expected: Vec<String> = (0..7).map(|k| format!("t/missing{k}")).collect();
+        expected.extend((0..n).step_by(1_000).map(|i| format!("t/gone{i}")));
+        expected.sort();
+        assert_eq!(full, expected);
+        for threads in [1, 2] {
+            for (how, read) in from_file(&text, threads, 64 * 1024, Some(&keep)) {
+                let FileRead::Loaded(inv) = read else {
+                    panic!("{how}, {threads} threads: not read in segments");
+                };
+                assert_eq!(inv.dangling_refs(), full, "{how}, {threads} threads");
+            }
+        }
+    }
+
+    #[test]
     fn a_small_or_compact_file_is_read_whole() {
         let text = inventory(3);
         assert!(matches!(
