@@ -296,8 +296,9 @@ impl InventoryBuilder {
 
     /// Records references the JSON reader dropped with their properties (a projected
     /// load): [`InventoryBuilder::finish`] still lists the dangling ones.
-    pub(crate) fn note_dropped_refs(&mut self, refs: RefList) {
+    pub(crate) fn note_dropped_refs(&mut self, mut refs: RefList) {
         if !refs.is_empty() {
+            refs.done_pushing();
             self.dropped_refs.push(refs);
         }
     }

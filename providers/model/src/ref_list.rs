@@ -37,6 +37,12 @@ impl RefList {
         self.ends.push(self.text.len());
     }
 
+    /// Frees the table of recent references (2 KiB) once nothing more is pushed: a big
+    /// inventory's builder holds one list per 4 MiB segment until it finishes.
+    pub fn done_pushing(&mut self) {
+        self.recent = Vec::new();
+    }
+
     /// The references stored.
     pub fn len(&self) -> usize {
         self.ends.len()
@@ -117,6 +123,10 @@ mod tests {
         list.push("t/a");
         assert_eq!(list.iter().collect::<Vec<_>>(), ["t/a", "t/b"]);
         assert_eq!(list.len(), 2);
+        // Pushing after `done_pushing` still stores, without the check for a repeat.
+        list.done_pushing();
+        list.push("t/a");
+        assert_eq!(list.iter().collect::<Vec<_>>(), ["t/a", "t/b", "t/a"]);
         list.truncate(0);
         assert!(list.is_empty());
         assert_eq!(list.iter().count(), 0);
