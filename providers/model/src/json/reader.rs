@@ -723,44 +723,38 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads a value onto `entries` under `sym`: [`Reader::value`] pushed there, with a
-    /// string built in place instead of returned.
+    /// Reads a value onto `entries` under `sym` ([`Reader::read_then`]).
     fn push_entry(&mut self, sym: Sym) -> PResult<()> {
+        self.read_then(|r, value| r.entries.push((sym, value)))
+    }
+
+    /// Reads a value onto `items` ([`Reader::read_then`]).
+    fn push_item(&mut self) -> PResult<()> {
+        self.read_then(|r, value| r.items.push(value))
+    }
+
+    /// Reads a value as [`Reader::value`] does and hands it to `put` where it is built (a
+    /// string) or returned, instead of returning it in turn: a kept value then goes onto
+    /// its stack without the moves through `Result`s that each cost a failed
+    /// store-to-load forward.
+    #[inline(always)]
+    fn read_then(&mut self, put: impl FnOnce(&mut Self, Value)) -> PResult<()> {
         match self.peek() {
             Some(b'"') => {
                 let text = self.string()?;
-                self.entries.push((sym, Value::Str(text.into())));
+                put(self, Value::Str(text.into()));
             }
             Some(b'{') => {
                 let value = self.object()?;
-                self.entries.push((sym, value));
+                put(self, value);
             }
             Some(b'[') => {
                 let value = self.list()?;
-                self.entries.push((sym, value));
+                put(self, value);
             }
             _ => {
                 let value = self.value()?;
-                self.entries.push((sym, value));
-            }
-        }
-        Ok(())
-    }
-
-    /// Reads a value onto `items`, as [`Reader::push_entry`] does onto `entries`.
-    fn push_item(&mut self) -> PResult<()> {
-        match self.peek() {
-            Some(b'"') => {
-                let text = self.string()?;
-                self.items.push(Value::Str(text.into()));
-            }
-            Some(b'{') => {
-                let value = self.object()?;
-                self.items.push(value);
-            }
-            _ => {
-                let value = self.value()?;
-                self.items.push(value);
+                put(self, value);
             }
         }
         Ok(())

@@ -134,8 +134,9 @@ pub(crate) fn read_file(
 /// [`read_file`] through windows of the file mapped into memory ([`super::mapped`]), for a
 /// regular file of `size` bytes: each segment is a window of about `block` bytes, cut at
 /// its last candidate and unmapped once read, so no byte is copied and the pages mapped at
-/// once are those of the segments in flight (at most `2 * threads + 1` windows). `None` when the document's start does not
-/// show where `resources` begins (the caller reads the file instead).
+/// once are those of the segments in flight (at most `2 * threads + 1` windows). `None`
+/// when the document's start does not show where `resources` begins (the caller reads the
+/// file instead).
 pub(crate) fn read_mapped(
     file: &File,
     size: usize,
