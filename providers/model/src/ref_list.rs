@@ -72,10 +72,7 @@ impl RefList {
 
     /// The references in the order they were stored.
     pub fn iter(&self) -> impl Iterator<Item = &str> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(self.ends.iter().copied())
-            .map(|(start, end)| self.text.get(start..end).unwrap_or_default())
+        (0..self.len()).map(|at| self.get(at).unwrap_or_default())
     }
 }
 
