@@ -4,7 +4,8 @@
 //! `bench-eval INVENTORY [SPEC] [--runs 3] [--threads N] [--rules] [--full]` (SPEC defaults
 //! to `bench/rules/typical.cloudspec`; `--threads 1` loads on one thread; `--rules` prints
 //! each rule's own evaluation time, on stderr). Like `cloudspec run --inventory`, the load
-//! keeps only the properties the spec reads; `--full` loads every property.
+//! keeps only the properties the spec reads; `--full` loads every property. `--load-only`
+//! loads and evaluates nothing, for profiling the load alone (the inventory is not dropped).
 //!
 //! Time predicates are judged against the inventory's `collected_at`, else against
 //! [`BENCH_NOW`] (the generator writes no `collected_at`), never the clock, so the verdicts
@@ -36,7 +37,7 @@ fn main() -> ExitCode {
         .map(|(_, a)| a)
         .collect();
     let Some(inventory) = positional.first() else {
-        eprintln!("usage: bench-eval INVENTORY [SPEC] [--runs N] [--threads N] [--rules] [--full]");
+        eprintln!("usage: bench-eval INVENTORY [SPEC] [--runs N] [--threads N] [--rules] [--full] [--load-only]");
         return ExitCode::from(2);
     };
     let spec_path = positional.get(1).map(|s| s.as_str()).unwrap_or(concat!(
@@ -52,6 +53,7 @@ fn main() -> ExitCode {
         threads,
         per_rule: args.iter().any(|a| a == "--rules"),
         full: args.iter().any(|a| a == "--full"),
+        load_only: args.iter().any(|a| a == "--load-only"),
     };
     match bench(Path::new(inventory), Path::new(spec_path), &options) {
         Ok(()) => ExitCode::SUCCESS,
@@ -68,6 +70,8 @@ struct Options {
     per_rule: bool,
     /// Load every property instead of the spec's projection.
     full: bool,
+    /// Load only: no evaluation, and the inventory is kept to the end (not dropped).
+    load_only: bool,
 }
 
 fn bench(inventory: &Path, spec_path: &Path, options: &Options) -> Result<(), String> {
@@ -76,6 +80,7 @@ fn bench(inventory: &Path, spec_path: &Path, options: &Options) -> Result<(), St
         threads,
         per_rule,
         full,
+        load_only,
     } = options;
     let source =
         std::fs::read_to_string(spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
@@ -106,6 +111,11 @@ fn bench(inventory: &Path, spec_path: &Path, options: &Options) -> Result<(), St
         .map_err(|e| e.to_string())?;
         loads.push(started.elapsed().as_secs_f64());
         load_peak = load_peak.max(peak_rss_bytes().unwrap_or(0));
+        resources = inv.resources.len();
+        if load_only {
+            std::mem::forget(inv);
+            continue;
+        }
         let started = Instant::now();
         let input = SpecInput {
             file: "typical.cloudspec",
@@ -147,6 +157,14 @@ fn bench(inventory: &Path, spec_path: &Path, options: &Options) -> Result<(), St
     }
     let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
     let (load, eval) = (best(&loads), best(&evals));
+    if load_only {
+        println!(
+            "load            best {load:.3} s ({:.0} MB/s; {resources} resources, runs {:.3?})",
+            size / 1e6 / load,
+            loads
+        );
+        return Ok(());
+    }
     println!(
         "inventory       {} ({:.1} MB, {resources} resources)",
         inventory.display(),
