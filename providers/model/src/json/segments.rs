@@ -148,7 +148,7 @@ pub(crate) fn read_mapped(
     // The first window holds the document's start up to the first resource; it is also the
     // first segment's window.
     let mut len = block.max(FIRST_BLOCK).min(size);
-    let mut map = mapped::window(file, 0, len)?;
+    let mut map = mapped::window(file, 0, len, size as u64)?;
     if map.len() == size {
         return Ok(None);
     }
@@ -186,7 +186,7 @@ pub(crate) fn read_mapped(
                     return Ok(Some(skeleton));
                 }
             }
-            map = mapped::window(file, base as u64, len.min(size - base))?;
+            map = mapped::window(file, base as u64, len.min(size - base), size as u64)?;
         }
     })?;
     Ok(Some(match read {
@@ -252,7 +252,7 @@ impl Recycle for Chunk {
 
 /// A mapped window handed to a worker: the map, and the segment's bytes in it.
 struct Window {
-    map: memmap2::Mmap,
+    map: mapped::Window,
     range: Range<usize>,
 }
 
@@ -790,6 +790,28 @@ mod tests {
         for segment in [1, 5_000, 50_000] {
             let inv = read_slice(text.as_bytes(), 2, segment, None);
             assert_eq!(inv.map(|i| summary(&i)), Some(expected.clone()));
+        }
+    }
+
+    #[test]
+    fn big_windows_widened_to_huge_page_bounds_give_the_serial_result() {
+        // Windows of 2 MiB or more start and end on 2 MiB bounds (`mapped::window`): the
+        // file's block size and a size that puts every later window's start off a bound.
+        let text = inventory(40_000);
+        assert!(text.len() > 8 << 20, "{} bytes", text.len());
+        let expected = summary(&serial(&text));
+        for block in [BLOCK, (3 << 20) + 123] {
+            for threads in [1, 2] {
+                let [_, (how, read)] = from_file(&text, threads, block, None);
+                let FileRead::Loaded(inv) = read else {
+                    panic!("{how}, block {block}, {threads} threads: not read in segments");
+                };
+                assert_eq!(
+                    summary(&inv),
+                    expected,
+                    "{how}, block {block}, {threads} threads"
+                );
+            }
         }
     }
 
