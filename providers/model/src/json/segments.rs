@@ -769,6 +769,14 @@ mod tests {
         [("read", read), ("mapped", mapped)]
     }
 
+    /// The summary of an inventory read in segments; anything else fails the test.
+    fn read_in_segments(read: FileRead, context: &str) -> (String, Vec<String>, Vec<String>) {
+        let FileRead::Loaded(inv) = read else {
+            panic!("{context}: not read in segments");
+        };
+        summary(&inv)
+    }
+
     #[test]
     fn reading_in_blocks_gives_the_serial_result() {
         let text = inventory(3_000);
@@ -776,14 +784,8 @@ mod tests {
         for block in [64, 700, 4096, 100_000] {
             for threads in [1, 2, 3] {
                 for (how, read) in from_file(&text, threads, block, None) {
-                    let FileRead::Loaded(inv) = read else {
-                        panic!("{how}, block {block}, {threads} threads: not read in segments");
-                    };
-                    assert_eq!(
-                        summary(&inv),
-                        expected,
-                        "{how}, block {block}, {threads} threads"
-                    );
+                    let context = format!("{how}, block {block}, {threads} threads");
+                    assert_eq!(read_in_segments(read, &context), expected, "{context}");
                 }
             }
         }
@@ -803,14 +805,8 @@ mod tests {
         for block in [BLOCK, (3 << 20) + 123] {
             for threads in [1, 2] {
                 let [_, (how, read)] = from_file(&text, threads, block, None);
-                let FileRead::Loaded(inv) = read else {
-                    panic!("{how}, block {block}, {threads} threads: not read in segments");
-                };
-                assert_eq!(
-                    summary(&inv),
-                    expected,
-                    "{how}, block {block}, {threads} threads"
-                );
+                let context = format!("{how}, block {block}, {threads} threads");
+                assert_eq!(read_in_segments(read, &context), expected, "{context}");
             }
         }
     }
