@@ -181,10 +181,143 @@ pub struct Inventory {
 }
 
 /// The resources of one type.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct TypeIndex {
-    by_id: TextMap<crate::value::Text, ResourceIdx>,
     in_order: Vec<ResourceIdx>,
+    by_id: Ids,
+    /// This type's number among the inventory's types, for [`Hints`].
+    number: usize,
+}
+
+/// A type's resources by id.
+#[derive(Debug, Clone)]
+enum Ids {
+    /// While the ids come in increasing order, as every inventory cloudspec writes has them
+    /// (sorted by type, then id): each resource's id, in `in_order`'s order, found by
+    /// search. Adding one compares it with the last; a hash table would hash it and write
+    /// to a random place in a table larger than the cache, and resolving would read one
+    /// there again (the index and the references' lookups were a sixth of a one-core
+    /// load, issue 22).
+    Sorted(Vec<crate::value::Text>),
+    /// Once an id came out of order: a hash table.
+    Hashed(TextMap<crate::value::Text, ResourceIdx>),
+}
+
+impl TypeIndex {
+    fn new(number: usize) -> Self {
+        TypeIndex {
+            in_order: Vec::new(),
+            by_id: Ids::Sorted(Vec::new()),
+            number,
+        }
+    }
+
+    /// Adds resource `idx` with `id`; false (and nothing added) when the id is taken.
+    fn insert(&mut self, id: &crate::value::Text, idx: ResourceIdx) -> bool {
+        if let Ids::Sorted(ids) = &mut self.by_id {
+            match ids.last().map(|last| last.as_str().cmp(id.as_str())) {
+                None | Some(std::cmp::Ordering::Less) => {
+                    ids.push(id.clone());
+                    self.in_order.push(idx);
+                    return true;
+                }
+                Some(std::cmp::Ordering::Equal) => return false,
+                Some(std::cmp::Ordering::Greater) => {
+                    let ids = std::mem::take(ids);
+                    let table = ids.into_iter().zip(self.in_order.iter().copied());
+                    self.by_id = Ids::Hashed(table.collect());
+                }
+            }
+        }
+        let Ids::Hashed(table) = &mut self.by_id else {
+            return false;
+        };
+        match table.entry(id.clone()) {
+            std::collections::hash_map::Entry::Occupied(_) => false,
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(idx);
+                self.in_order.push(idx);
+                true
+            }
+        }
+    }
+
+    /// The resource with `id`.
+    fn get(&self, id: &str) -> Option<ResourceIdx> {
+        self.get_near(id, &mut 0)
+    }
+
+    /// The resource with `id`, searched from `*hint` (where the last search of a run ended:
+    /// references tend to point at neighbours, in order); sets `*hint`.
+    fn get_near(&self, id: &str, hint: &mut usize) -> Option<ResourceIdx> {
+        match &self.by_id {
+            Ids::Hashed(table) => table.get(id).copied(),
+            Ids::Sorted(ids) => {
+                let at = search_from(ids, id, *hint);
+                *hint = at.unwrap_or_else(|missing| missing);
+                self.in_order.get(at.ok()?).copied()
+            }
+        }
+    }
+}
+
+/// `ids.binary_search(id)` (`ids` sorted), started at `hint`: the steps grow from there
+/// (1, 2, 4, ...) until they pass `id`, then halve, so a search next to the last one costs
+/// a few comparisons of entries already in the cache.
+fn search_from(ids: &[crate::value::Text], id: &str, hint: usize) -> Result<usize, usize> {
+    let cmp = |at: usize| ids.get(at).map(|probe| probe.as_str().cmp(id));
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let hint = hint.min(ids.len().saturating_sub(1));
+    let (lo, hi) = match cmp(hint) {
+        None => return Err(0),
+        Some(Equal) => return Ok(hint),
+        Some(Less) => {
+            // Forward: `ids[hint + step / 2] < id`, look at `hint + step`.
+            let mut step = 1;
+            loop {
+                match cmp(hint + step) {
+                    None => break (hint + step / 2 + 1, ids.len()),
+                    Some(Equal) => return Ok(hint + step),
+                    Some(Greater) => break (hint + step / 2 + 1, hint + step),
+                    Some(Less) => step *= 2,
+                }
+            }
+        }
+        Some(Greater) => {
+            let mut step = 1;
+            loop {
+                if step > hint {
+                    break (0, hint - step / 2);
+                }
+                match cmp(hint - step) {
+                    None => break (0, hint - step / 2),
+                    Some(Equal) => return Ok(hint - step),
+                    Some(Less) => break (hint - step + 1, hint - step / 2),
+                    Some(Greater) => step *= 2,
+                }
+            }
+        }
+    };
+    let within = ids.get(lo..hi).unwrap_or_default();
+    within
+        .binary_search_by(|probe| probe.as_str().cmp(id))
+        .map(|at| lo + at)
+        .map_err(|at| lo + at)
+}
+
+/// Where each type's last search ended, by type number (see [`TypeIndex::get_near`]).
+#[derive(Default)]
+struct Hints(Vec<usize>);
+
+impl Hints {
+    fn find(&mut self, index: &TypeIndex, id: &str) -> Option<ResourceIdx> {
+        if self.0.len() <= index.number {
+            self.0.resize(index.number + 1, 0);
+        }
+        let mut unused = 0;
+        let hint = self.0.get_mut(index.number).unwrap_or(&mut unused);
+        index.get_near(id, hint)
+    }
 }
 
 /// Adds resources one by one, then [`InventoryBuilder::finish`]es the inventory.
@@ -251,27 +384,22 @@ impl InventoryBuilder {
         resource: Resource,
     ) -> Result<ResourceIdx, DuplicateResource> {
         let idx = ResourceIdx::try_from(self.inv.resources.len()).unwrap_or(ResourceIdx::MAX);
+        let types = self.inv.by_type.len();
         let index = match self.inv.by_type.get_mut(&*resource.type_name) {
             Some(index) => index,
             None => self
                 .inv
                 .by_type
                 .entry(resource.type_name.clone())
-                .or_default(),
+                .or_insert_with(|| TypeIndex::new(types)),
         };
-        match index.by_id.entry(resource.id.clone()) {
-            std::collections::hash_map::Entry::Occupied(_) => {
-                return Err(DuplicateResource {
-                    type_name: resource.type_name.to_string(),
-                    id: resource.id.to_string(),
-                    index: idx as usize,
-                })
-            }
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(idx);
-            }
+        if !index.insert(&resource.id, idx) {
+            return Err(DuplicateResource {
+                type_name: resource.type_name.to_string(),
+                id: resource.id.to_string(),
+                index: idx as usize,
+            });
         }
-        index.in_order.push(idx);
         self.inv.resources.push(resource);
         Ok(idx)
     }
@@ -409,10 +537,11 @@ fn resolve_all(
     keys: Keys<'_>,
 ) -> BTreeSet<String> {
     let mut dangling = BTreeSet::new();
+    let mut hints = Hints::default();
     for resource in resources {
         for (key, value) in resource.properties.entries.iter_mut() {
             if keys.may_hold_refs(*key) {
-                resolve(value, by_type, keys, &mut dangling);
+                resolve(value, by_type, keys, &mut hints, &mut dangling);
             }
         }
     }
@@ -425,6 +554,7 @@ fn dangling_among<'r>(
     by_type: &TextMap<crate::value::Text, TypeIndex>,
 ) -> BTreeSet<String> {
     let mut dangling = BTreeSet::new();
+    let mut hints = Hints::default();
     // References of one type tend to come together: look the type up once for a run.
     let mut last: Option<(&str, Option<&TypeIndex>)> = None;
     for raw in refs.into_iter().flat_map(RefList::iter) {
@@ -437,7 +567,7 @@ fn dangling_among<'r>(
                 index
             }
         };
-        let found = index.is_some_and(|index| index.by_id.contains_key(target_id));
+        let found = index.is_some_and(|index| hints.find(index, target_id).is_some());
         if !found && !dangling.contains(raw) {
             dangling.insert(raw.to_string());
         }
@@ -450,6 +580,7 @@ fn resolve(
     value: &mut Value,
     by_type: &TextMap<crate::value::Text, TypeIndex>,
     keys: Keys<'_>,
+    hints: &mut Hints,
     dangling: &mut BTreeSet<String>,
 ) {
     match value {
@@ -457,21 +588,20 @@ fn resolve(
             let (target_type, target_id) = r.parts();
             r.target = by_type
                 .get(target_type)
-                .and_then(|index| index.by_id.get(target_id))
-                .copied();
+                .and_then(|index| hints.find(index, target_id));
             if r.target.is_none() && !dangling.contains(&*r.raw) {
                 dangling.insert(r.raw.to_string());
             }
         }
         Value::List(items) => {
             for item in items.iter_mut() {
-                resolve(item, by_type, keys, dangling);
+                resolve(item, by_type, keys, hints, dangling);
             }
         }
         Value::Object(obj) => {
             for (key, v) in obj.entries.iter_mut() {
                 if keys.may_hold_refs(*key) {
-                    resolve(v, by_type, keys, dangling);
+                    resolve(v, by_type, keys, hints, dangling);
                 }
             }
         }
@@ -482,7 +612,7 @@ fn resolve(
 impl Inventory {
     /// The resource with this type and id.
     pub fn find(&self, type_name: &str, id: &str) -> Option<ResourceIdx> {
-        self.by_type.get(type_name)?.by_id.get(id).copied()
+        self.by_type.get(type_name)?.get(id)
     }
 
     pub fn resource(&self, idx: ResourceIdx) -> Option<&Resource> {
@@ -529,5 +659,87 @@ mod size {
     #[test]
     fn resource_is_at_most_fifteen_words() {
         assert!(std::mem::size_of::<super::Resource>() <= 120);
+    }
+}
+
+#[cfg(test)]
+mod index {
+    use super::*;
+    use crate::value::Text;
+    use proptest::prelude::*;
+
+    fn texts(ids: &[&str]) -> Vec<Text> {
+        ids.iter().map(|&id| Text::from(id)).collect()
+    }
+
+    #[test]
+    fn a_search_from_any_hint_finds_what_binary_search_finds() {
+        let ids = texts(&["b", "d", "f", "h", "j", "l", "n"]);
+        for hint in 0..10 {
+            for id in ["a", "b", "c", "d", "g", "h", "m", "n", "o"] {
+                let expected = ids.binary_search_by(|p| p.as_str().cmp(id));
+                assert_eq!(search_from(&ids, id, hint), expected, "{id} from {hint}");
+            }
+        }
+        assert_eq!(search_from(&[], "a", 3), Err(0));
+    }
+
+    proptest! {
+        #[test]
+        fn searches_from_hints_agree_with_binary_search(
+            set in proptest::collection::btree_set("[a-e]{0,4}", 0..60),
+            probes in proptest::collection::vec(("[a-e]{0,4}", 0usize..80), 0..40),
+        ) {
+            let ids: Vec<Text> = set.iter().map(|s| Text::from(s.as_str())).collect();
+            for (id, hint) in probes {
+                let expected = ids.binary_search_by(|p| p.as_str().cmp(id.as_str()));
+                prop_assert_eq!(search_from(&ids, &id, hint), expected);
+            }
+        }
+    }
+
+    /// Inserts `ids` in turn; the resources each id finds afterwards, and whether the
+    /// index stayed sorted.
+    fn index_of(ids: &[&str]) -> (Vec<bool>, Vec<Option<ResourceIdx>>, bool) {
+        let mut index = TypeIndex::new(0);
+        let added = ids
+            .iter()
+            .zip(0..)
+            .map(|(&id, idx)| index.insert(&Text::from(id), idx))
+            .collect();
+        let found = ["a", "b", "c", "d", "x"]
+            .iter()
+            .map(|id| index.get(id))
+            .collect();
+        (added, found, matches!(index.by_id, Ids::Sorted(_)))
+    }
+
+    #[test]
+    fn ids_in_order_stay_sorted_and_the_first_out_of_order_turns_to_a_table() {
+        let (added, found, sorted) = index_of(&["a", "b", "d"]);
+        assert_eq!(added, [true, true, true]);
+        assert_eq!(found, [Some(0), Some(1), None, Some(2), None]);
+        assert!(sorted);
+        let (added, found, sorted) = index_of(&["a", "d", "b", "c"]);
+        assert_eq!(added, [true, true, true, true]);
+        assert_eq!(found, [Some(0), Some(2), Some(3), Some(1), None]);
+        assert!(!sorted);
+    }
+
+    #[test]
+    fn a_taken_id_is_refused_sorted_or_not() {
+        // Right after itself, while sorted.
+        let (added, found, sorted) = index_of(&["a", "b", "b"]);
+        assert_eq!(added, [true, true, false]);
+        assert_eq!(found, [Some(0), Some(1), None, None, None]);
+        assert!(sorted);
+        // Out of order: the table refuses it, and keeps the first.
+        let (added, found, sorted) = index_of(&["a", "b", "c", "a"]);
+        assert_eq!(added, [true, true, true, false]);
+        assert_eq!(found, [Some(0), Some(1), Some(2), None, None]);
+        assert!(!sorted);
+        // After the turn to a table.
+        let (added, _, _) = index_of(&["b", "a", "b"]);
+        assert_eq!(added, [true, true, false]);
     }
 }
