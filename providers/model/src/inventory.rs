@@ -305,12 +305,20 @@ fn search_from(ids: &[crate::value::Text], id: &str, hint: usize) -> Result<usiz
         .map_err(|at| lo + at)
 }
 
-/// Where each type's last search ended, by type number (see [`TypeIndex::get_near`]).
+/// Where each type's last search ended, by type number (see [`TypeIndex::get_near`]), for
+/// the first [`HINTED_TYPES`] types: an inventory of a million types, each referenced, would
+/// otherwise have each resolving thread grow this list to a million entries per chunk.
 #[derive(Default)]
 struct Hints(Vec<usize>);
 
+/// Types past this many are searched from their first id.
+const HINTED_TYPES: usize = 1024;
+
 impl Hints {
     fn find(&mut self, index: &TypeIndex, id: &str) -> Option<ResourceIdx> {
+        if index.number >= HINTED_TYPES {
+            return index.get(id);
+        }
         if self.0.len() <= index.number {
             self.0.resize(index.number + 1, 0);
         }
@@ -724,6 +732,21 @@ mod index {
         assert_eq!(added, [true, true, true, true]);
         assert_eq!(found, [Some(0), Some(2), Some(3), Some(1), None]);
         assert!(!sorted);
+    }
+
+    #[test]
+    fn types_past_the_hinted_ones_are_found_without_a_hint() {
+        let mut hints = Hints::default();
+        for number in [0, HINTED_TYPES - 1, HINTED_TYPES, 10 * HINTED_TYPES] {
+            let mut index = TypeIndex::new(number);
+            for (idx, id) in ["a", "b", "c"].into_iter().enumerate() {
+                assert!(index.insert(&Text::from(id), idx as ResourceIdx));
+            }
+            assert_eq!(hints.find(&index, "c"), Some(2));
+            assert_eq!(hints.find(&index, "a"), Some(0));
+            assert_eq!(hints.find(&index, "x"), None);
+        }
+        assert_eq!(hints.0.len(), HINTED_TYPES);
     }
 
     #[test]
