@@ -1545,6 +1545,44 @@ fn services_for_the_cis_benchmark() {
     assert_eq!(topic["subscriptions"][0]["protocol"], "email");
     assert!(topic.get("attributes").is_none(), "not read: {topic}");
     assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
+
+    // Both rotation members read: still one GetKeyRotationStatus per key.
+    let both = dir.path().join("rotation.cloudspec");
+    std::fs::write(
+        &both,
+        "Spec \"Rotation\"\nGroup \"Keys\"\n  Rule \"Keys rotate at least yearly\"\n    \
+         On aws:kms:key\n    Assert key_rotation_enabled is true\n    \
+         And rotation_period_in_days lte 365\n",
+    )
+    .expect("spec written");
+    let inventory = dir.path().join("rotation.json");
+    let out = moto.run(
+        &[
+            both.to_str().expect("utf-8 path"),
+            "--format",
+            "json",
+            "--save-inventory",
+            inventory.to_str().expect("utf-8 path"),
+        ],
+        &[("CLOUDSPEC_LOG", "debug")],
+    );
+    let log = stderr(&out);
+    assert_eq!(calls(&log, "GetKeyRotationStatus"), keys, "{log}");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&inventory).expect("saved")).expect("JSON");
+    let key = &saved_resource(&saved, &id("rotated_key"))["properties"];
+    assert_eq!(key["key_rotation_enabled"], true, "{key}");
+    assert!(key.get("rotation_period_in_days").is_some(), "{key}");
+    // Every key has both members from its one call (moto answers an asymmetric key's
+    // GetKeyRotationStatus with `false` where AWS refuses it: not checked here).
+    for resource in saved["resources"].as_array().into_iter().flatten() {
+        if resource["type"] == "aws:kms:key" {
+            let props = &resource["properties"];
+            for member in ["key_rotation_enabled", "rotation_period_in_days"] {
+                assert!(props.get(member).is_some(), "{member}: {props}");
+            }
+        }
+    }
 }
 
 /// A rule's name and status, and its resources' ids and statuses.

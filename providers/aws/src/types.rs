@@ -53,8 +53,8 @@ pub const GET_ACCESS_KEY_LAST_USED: Call = call("GetAccessKeyLastUsed", "iam:Get
 /// `enable_dns_hostnames`).
 const DESCRIBE_VPC_ATTRIBUTE: Call = call("DescribeVpcAttribute", "ec2:DescribeVpcAttribute");
 
-/// GetKeyRotationStatus: one call per KMS key and member (`key_rotation_enabled`,
-/// `rotation_period_in_days`).
+/// GetKeyRotationStatus: one call per KMS key, for both members that read it
+/// (`key_rotation_enabled`, `rotation_period_in_days`).
 const GET_KEY_ROTATION_STATUS: Call = call("GetKeyRotationStatus", "kms:GetKeyRotationStatus");
 
 /// One resource type.

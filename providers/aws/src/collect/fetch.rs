@@ -176,7 +176,7 @@ member_clients!(
     Ec2 => aws_sdk_ec2::Client,
     Iam => aws_sdk_iam::Client,
     CloudTrail => aws_sdk_cloudtrail::Client,
-    Kms => aws_sdk_kms::Client,
+    Kms => super::kms::Client,
     Logs => aws_sdk_cloudwatchlogs::Client,
     Sns => aws_sdk_sns::Client,
     CloudWatch => aws_sdk_cloudwatch::Client,
@@ -332,7 +332,7 @@ pub(crate) enum PerResource {
     /// A CloudTrail call on a trail (by ARN) from the region that lists it.
     CloudTrail(MemberFetch<aws_sdk_cloudtrail::Client>),
     /// A KMS call per key in its region (`collect/kms.rs`).
-    Kms(MemberFetch<aws_sdk_kms::Client>),
+    Kms(MemberFetch<super::kms::Client>),
     /// A CloudWatch Logs call per log group in its region (`collect/logs.rs`).
     Logs(MemberFetch<aws_sdk_cloudwatchlogs::Client>),
     /// An SNS call per topic in its region (`collect/sns.rs`).

@@ -2,8 +2,8 @@
 //! DescribeKey (one call per key, part of the listing: who manages the key, its spec,
 //! usage and state are what almost every rule filters on; id = the key's ARN). Per-key
 //! members, each made only when a rule reads it: `key_rotation_enabled` and
-//! `rotation_period_in_days` (GetKeyRotationStatus), `policy` (GetKeyPolicy `default`),
-//! `tags` (ListResourceTags).
+//! `rotation_period_in_days` (one GetKeyRotationStatus per key for both), `policy`
+//! (GetKeyPolicy `default`), `tags` (ListResourceTags).
 //!
 //! A key whose DescribeKey fails stays in the inventory with its id and ARN; the failure
 //! is an error of the members DescribeKey fills ([`DESCRIBED`]) only. GetKeyRotationStatus
@@ -14,12 +14,16 @@
 //! rotate is not voided by keys it filters out. Any other failure (access denied) is an
 //! error of the member.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use aws_sdk_kms::error::ProvideErrorMetadata;
+use aws_sdk_kms::operation::get_key_rotation_status::GetKeyRotationStatusOutput;
 use aws_sdk_kms::types::KeyMetadata;
-use aws_sdk_kms::Client;
 use cloudspec_model::from_json::JsonResource;
 use cloudspec_model::CollectionError;
 use serde_json::{json, Value as Json};
+use tokio::sync::OnceCell;
 use tokio::task::JoinSet;
 
 use super::client;
@@ -49,15 +53,37 @@ pub(crate) const DESCRIBED: &[&str] = &[
     "pending_deletion_window_in_days",
 ];
 
+/// The KMS client the per-key members are read with: the SDK's, and each key's
+/// GetKeyRotationStatus answer, asked once for both members that read it.
+#[derive(Clone)]
+pub(crate) struct Client {
+    sdk: aws_sdk_kms::Client,
+    rotation: Arc<Mutex<HashMap<String, Arc<OnceCell<Rotation>>>>>,
+}
+
+/// A key's GetKeyRotationStatus answer: `None` where rotation does not apply, or the
+/// failure's message.
+type Rotation = Result<Option<GetKeyRotationStatusOutput>, String>;
+
+impl Client {
+    fn new(sdk: aws_sdk_kms::Client) -> Self {
+        Client {
+            sdk,
+            rotation: Arc::default(),
+        }
+    }
+}
+
 /// `aws:kms:key`: ListKeys, then DescribeKey for every key at once (each waits for a slot
 /// under `--concurrency`), then the members the plan needs.
 pub(crate) async fn keys(t: &Task) -> Fetched {
     let [list_keys, describe_key] = t.ty.calls else {
         return Err(format!("{}: expected two calls", t.ty.name));
     };
-    let client = client::kms(&t.config, &t.region, &t.ctx.attempts);
+    let client = Client::new(client::kms(&t.config, &t.region, &t.ctx.attempts));
     let mut listed = Vec::new();
     let pages = client
+        .sdk
         .list_keys()
         .limit(t.page(1000))
         .into_paginator()
@@ -72,7 +98,7 @@ pub(crate) async fn keys(t: &Task) -> Fetched {
     .await?;
     let mut calls = JoinSet::new();
     for (index, (id, _)) in listed.iter().enumerate() {
-        let (ctx, client, id) = (t.ctx.clone(), client.clone(), id.clone());
+        let (ctx, client, id) = (t.ctx.clone(), client.sdk.clone(), id.clone());
         let region = t.region.clone();
         calls.spawn(async move {
             let request = client.describe_key().key_id(id).send();
@@ -148,17 +174,31 @@ fn described(k: &KeyMetadata) -> Json {
     })
 }
 
-/// GetKeyRotationStatus's answer read by `pick`; null where rotation does not apply.
+/// GetKeyRotationStatus's answer read by `pick`; null where rotation does not apply. The
+/// key's first member to ask sends the call; the other waits for its answer.
 fn rotation_status<'a>(
     o: &'a On<'a, Client>,
-    pick: fn(&aws_sdk_kms::operation::get_key_rotation_status::GetKeyRotationStatusOutput) -> Json,
+    pick: fn(&GetKeyRotationStatusOutput) -> Json,
 ) -> BoxFuture<'a, Result<Json, String>> {
     Box::pin(async move {
-        let request = o.client.get_key_rotation_status().key_id(o.id).send();
-        match o.ctx.send(o.region, o.call, request).await {
-            Ok(out) => Ok(pick(&out)),
-            Err(e) if rotation_does_not_apply(e.code()) => Ok(Json::Null),
-            Err(e) => Err(api_error(o.call.operation, &e)),
+        let cell = match o.client.rotation.lock() {
+            Ok(mut answers) => answers.entry(o.id.to_string()).or_default().clone(),
+            Err(_) => Arc::default(),
+        };
+        let answer = cell
+            .get_or_init(|| async {
+                let request = o.client.sdk.get_key_rotation_status().key_id(o.id).send();
+                match o.ctx.send(o.region, o.call, request).await {
+                    Ok(out) => Ok(Some(out)),
+                    Err(e) if rotation_does_not_apply(e.code()) => Ok(None),
+                    Err(e) => Err(api_error(o.call.operation, &e)),
+                }
+            })
+            .await;
+        match answer {
+            Ok(Some(out)) => Ok(pick(out)),
+            Ok(None) => Ok(Json::Null),
+            Err(message) => Err(message.clone()),
         }
     })
 }
@@ -191,6 +231,7 @@ pub(crate) fn policy<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, St
     Box::pin(async move {
         let request = o
             .client
+            .sdk
             .get_key_policy()
             .key_id(o.id)
             .policy_name("default");
@@ -202,7 +243,7 @@ pub(crate) fn policy<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, St
 /// ListResourceTags as a key-value object.
 pub(crate) fn tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
     Box::pin(async move {
-        let request = o.client.list_resource_tags().key_id(o.id).limit(50);
+        let request = o.client.sdk.list_resource_tags().key_id(o.id).limit(50);
         let out = o.ctx.request(o.region, o.call, request.send()).await?;
         Ok(tag_map(
             out.tags()
