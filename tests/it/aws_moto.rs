@@ -132,6 +132,15 @@ impl Moto {
     }
 
     /// Runs `cloudspec run` against this moto with `args` and extra environment.
+    /// `cloudspec run SPEC --format json --save-inventory INVENTORY` with debug logging, so
+    /// that the API calls can be counted ([`calls`]).
+    pub(crate) fn run_saving(&self, spec: &str, inventory: &str) -> Output {
+        self.run(
+            &[spec, "--format", "json", "--save-inventory", inventory],
+            &[("CLOUDSPEC_LOG", "debug")],
+        )
+    }
+
     pub(crate) fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cloudspec"));
         cmd.arg("run").args(args);
@@ -635,16 +644,7 @@ fn vpc_dns_attributes_are_collected_only_when_read() {
     let dir = tempfile::tempdir().expect("temp dir");
     let inventory = dir.path().join("inventory.json");
     let inventory = inventory.to_str().expect("utf-8 path");
-    let out = moto.run(
-        &[
-            &spec("vpcs.cloudspec"),
-            "--format",
-            "json",
-            "--save-inventory",
-            inventory,
-        ],
-        &[("CLOUDSPEC_LOG", "debug")],
-    );
+    let out = moto.run_saving(&spec("vpcs.cloudspec"), inventory);
     let log = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "stderr:\n{log}");
     let report = report(&out);
@@ -710,15 +710,9 @@ fn a_failed_call_is_an_error_of_the_members_it_fills_only() {
     )
     .expect("spec written");
     let inventory = dir.path().join("inventory.json");
-    let out = moto.run(
-        &[
-            spec.to_str().expect("utf-8 path"),
-            "--format",
-            "json",
-            "--save-inventory",
-            inventory.to_str().expect("utf-8 path"),
-        ],
-        &[("CLOUDSPEC_LOG", "debug")],
+    let out = moto.run_saving(
+        spec.to_str().expect("utf-8 path"),
+        inventory.to_str().expect("utf-8 path"),
     );
     let log = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "stderr:\n{log}");
@@ -1406,15 +1400,9 @@ fn services_for_the_cis_benchmark() {
     let id = |key: &str| ids[key].as_str().unwrap_or_default().to_string();
     let dir = tempfile::tempdir().expect("temp dir");
     let inventory = dir.path().join("inventory.json");
-    let out = moto.run(
-        &[
-            &spec("services.cloudspec"),
-            "--format",
-            "json",
-            "--save-inventory",
-            inventory.to_str().expect("utf-8 path"),
-        ],
-        &[("CLOUDSPEC_LOG", "debug")],
+    let out = moto.run_saving(
+        &spec("services.cloudspec"),
+        inventory.to_str().expect("utf-8 path"),
     );
     let log = stderr(&out);
     // moto (5.1) does not serve CloudWatch's RPC v2 CBOR protocol, which the Rust SDK
@@ -1556,15 +1544,9 @@ fn services_for_the_cis_benchmark() {
     )
     .expect("spec written");
     let inventory = dir.path().join("rotation.json");
-    let out = moto.run(
-        &[
-            both.to_str().expect("utf-8 path"),
-            "--format",
-            "json",
-            "--save-inventory",
-            inventory.to_str().expect("utf-8 path"),
-        ],
-        &[("CLOUDSPEC_LOG", "debug")],
+    let out = moto.run_saving(
+        both.to_str().expect("utf-8 path"),
+        inventory.to_str().expect("utf-8 path"),
     );
     let log = stderr(&out);
     assert_eq!(calls(&log, "GetKeyRotationStatus"), keys, "{log}");
