@@ -98,12 +98,14 @@ impl<W: Write> InventoryWriter<W> {
             interner,
         }
         .resource(resource);
-        if self.buf.len() >= CHUNK {
-            // Up to the next multiple of CHUNK. A write never splits a character: it stops
-            // before one, and the next write ends at the multiple.
+        // A resource bigger than a chunk leaves several.
+        while self.buf.len() >= CHUNK {
+            // Up to the next multiple of CHUNK. A write never splits a character: it goes
+            // on to the character's end (at most 3 bytes more), and the next write ends at
+            // the multiple again.
             let mut take = CHUNK - self.written % CHUNK;
             while !self.buf.is_char_boundary(take) {
-                take -= 1;
+                take += 1;
             }
             self.out
                 .write_all(self.buf.as_bytes().get(..take).unwrap_or_default())?;
@@ -377,18 +379,47 @@ mod tests {
             writes.bytes.len()
         );
         assert_eq!(writes.bytes, inventory.to_json_string().into_bytes());
-        // Every write but the last ends at a multiple of CHUNK, and all but those after a
-        // character that straddled a bound are CHUNK long.
+        // Every write but the last is a chunk, give or take the end of a character that
+        // straddled a multiple of CHUNK, and ends at one or just after it.
         let (last, whole) = writes.writes.split_last().unwrap_or((&(0, 0), &[]));
         assert!(last.1 > 0);
+        assert!(whole.len() >= 3, "{:?}", writes.writes);
         for &(at, len) in whole {
             let end = at + len;
-            assert!((CHUNK - end % CHUNK) % CHUNK <= 3, "a write ends at {end}");
+            assert!(end % CHUNK <= 3, "a write ends at {end}");
+            assert!(len.abs_diff(CHUNK) <= 3, "{len} bytes at {at}");
             assert!(std::str::from_utf8(&writes.bytes[at..end]).is_ok());
         }
-        let full = whole
-            .iter()
-            .filter(|&&(at, len)| at % CHUNK == 0 && len == CHUNK);
-        assert!(2 * full.count() >= whole.len(), "{:?}", writes.writes);
+    }
+
+    #[test]
+    fn a_resource_bigger_than_a_chunk_is_written_in_chunks_too() {
+        let mut builder = InventoryBuilder::new();
+        let big = "é".repeat(3 * CHUNK / 2);
+        for id in ["a", "b", "c"] {
+            let key = builder.interner().intern("text");
+            let resource = Resource {
+                type_name: "t:t:t".into(),
+                id: id.into(),
+                region: None,
+                account: None,
+                source: None,
+                properties: Object::new(vec![(key, Value::Str(big.as_str().into()))]),
+            };
+            if let Err(e) = builder.push(resource) {
+                panic!("{e}");
+            }
+        }
+        let inventory = builder.finish();
+        let writes = match inventory.write_json(Writes::default()) {
+            Ok(writes) => writes,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(writes.bytes, inventory.to_json_string().into_bytes());
+        // No write is much more than a chunk: the text is not held whole.
+        assert!(writes.writes.len() >= 9, "{:?}", writes.writes);
+        for &(at, len) in &writes.writes {
+            assert!(len <= CHUNK + 3, "{len} bytes at {at}");
+        }
     }
 }
