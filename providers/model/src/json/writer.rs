@@ -351,6 +351,17 @@ mod tests {
         }
     }
 
+    /// The writes of the finished inventory's JSON form, whose bytes it checks.
+    fn written(builder: InventoryBuilder) -> Writes {
+        let inventory = builder.finish();
+        let writes = match inventory.write_json(Writes::default()) {
+            Ok(writes) => writes,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(writes.bytes, inventory.to_json_string().into_bytes());
+        writes
+    }
+
     #[test]
     fn big_documents_are_written_in_whole_chunks_at_chunk_bounds() {
         let mut builder = InventoryBuilder::new();
@@ -368,17 +379,12 @@ mod tests {
                 panic!("{e}");
             }
         }
-        let inventory = builder.finish();
-        let writes = match inventory.write_json(Writes::default()) {
-            Ok(writes) => writes,
-            Err(e) => panic!("{e}"),
-        };
+        let writes = written(builder);
         assert!(
             writes.bytes.len() > 3 * CHUNK,
             "{} bytes",
             writes.bytes.len()
         );
-        assert_eq!(writes.bytes, inventory.to_json_string().into_bytes());
         // Every write but the last is a chunk, give or take the end of a character that
         // straddled a multiple of CHUNK, and ends at one or just after it.
         let (last, whole) = writes.writes.split_last().unwrap_or((&(0, 0), &[]));
@@ -410,12 +416,7 @@ mod tests {
                 panic!("{e}");
             }
         }
-        let inventory = builder.finish();
-        let writes = match inventory.write_json(Writes::default()) {
-            Ok(writes) => writes,
-            Err(e) => panic!("{e}"),
-        };
-        assert_eq!(writes.bytes, inventory.to_json_string().into_bytes());
+        let writes = written(builder);
         // No write is much more than a chunk: the text is not held whole.
         assert!(writes.writes.len() >= 9, "{:?}", writes.writes);
         for &(at, len) in &writes.writes {
