@@ -13,7 +13,9 @@ use serde_json::{json, Value as Json};
 
 use super::client;
 use super::convert::{en, list, r, tag_map, ts};
-use super::fetch::{arn_account, each_page, per_resource, BoxFuture, Fetched, On, Once, Task};
+use super::fetch::{
+    arn_account, each_page, one_call, per_resource, BoxFuture, Fetched, On, Once, Task,
+};
 
 /// `aws:cloudtrail:trail` in the task's region.
 pub(crate) async fn trails(t: &Task) -> Fetched {
@@ -83,12 +85,10 @@ fn resource(t: &Task, trail: &ct::Trail, home: &str) -> Option<JsonResource> {
     })
 }
 
-/// GetTrailStatus.
-pub(crate) fn status<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.get_trail_status().name(o.id);
-        let s = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(json!({
+one_call! {
+    /// GetTrailStatus.
+    status(o: Client) = o.client.get_trail_status().name(o.id)
+        => |s| json!({
             "is_logging": s.is_logging(),
             "latest_delivery_error": s.latest_delivery_error(),
             "latest_delivery_time": ts(s.latest_delivery_time()),
@@ -96,16 +96,13 @@ pub(crate) fn status<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, St
             "latest_cloud_watch_logs_delivery_time": ts(s.latest_cloud_watch_logs_delivery_time()),
             "start_logging_time": ts(s.start_logging_time()),
             "stop_logging_time": ts(s.stop_logging_time()),
-        }))
-    })
+        })
 }
 
-/// GetEventSelectors: the basic and the advanced event selectors (a trail has one kind).
-pub(crate) fn event_selectors<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.get_event_selectors().trail_name(o.id);
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(json!({
+one_call! {
+    /// GetEventSelectors: the basic and the advanced event selectors (a trail has one kind).
+    event_selectors(o: Client) = o.client.get_event_selectors().trail_name(o.id)
+        => |out| json!({
             "event_selectors": list(out.event_selectors(), |e| json!({
                 "read_write_type": en(e.read_write_type()),
                 "include_management_events": e.include_management_events(),
@@ -127,20 +124,16 @@ pub(crate) fn event_selectors<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result
                     "not_ends_with": f.not_ends_with(),
                 })),
             })),
-        }))
-    })
+        })
 }
 
-/// ListTags of one trail as a key-value object.
-pub(crate) fn tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_tags().resource_id_list(o.id);
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(tag_map(
+one_call! {
+    /// ListTags of one trail as a key-value object.
+    tags(o: Client) = o.client.list_tags().resource_id_list(o.id)
+        => |out| tag_map(
             out.resource_tag_list()
                 .iter()
                 .flat_map(|r| r.tags_list())
                 .map(|t| (Some(t.key()), t.value())),
-        ))
-    })
+        )
 }

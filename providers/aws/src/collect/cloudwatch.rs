@@ -9,7 +9,7 @@ use serde_json::{json, Value as Json};
 
 use super::client;
 use super::convert::{en, list, refs, strs, tag_map, ts};
-use super::fetch::{arn_account, listing, per_resource, BoxFuture, Fetched, On, Task};
+use super::fetch::{arn_account, listing, one_call, per_resource, BoxFuture, Fetched, On, Task};
 
 const TOPIC: &str = "aws:sns:topic";
 
@@ -39,13 +39,10 @@ pub(crate) async fn alarms(t: &Task) -> Fetched {
     Ok((found, errors))
 }
 
-/// ListTagsForResource of the alarm, as a key-value object.
-pub(crate) fn tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_tags_for_resource().resource_arn(o.id);
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(tag_map(out.tags().iter().map(|t| (t.key(), t.value()))))
-    })
+one_call! {
+    /// ListTagsForResource of the alarm, as a key-value object.
+    tags(o: Client) = o.client.list_tags_for_resource().resource_arn(o.id)
+        => |out| tag_map(out.tags().iter().map(|t| (t.key(), t.value())))
 }
 
 /// Whether an action ARN is an SNS topic's (`arn:aws:sns:REGION:ACCOUNT:NAME`).

@@ -115,8 +115,7 @@ pub(crate) async fn per_resource<C: MemberClient>(
             });
         }
     }
-    // Per member: the first failure's message and how many resources failed.
-    let mut failed: BTreeMap<&'static str, (String, usize)> = BTreeMap::new();
+    let mut failed: BTreeMap<&'static str, Failures> = BTreeMap::new();
     let mut errors = Vec::new();
     while let Some(joined) = calls.join_next().await {
         match joined {
@@ -125,9 +124,7 @@ pub(crate) async fn per_resource<C: MemberClient>(
                     item.properties.insert(member.to_string(), value);
                 }
             }
-            Ok((_, member, Err(message))) => {
-                failed.entry(member).or_insert((message, 0)).1 += 1;
-            }
+            Ok((_, member, Err(message))) => failed.entry(member).or_default().add(message),
             Err(e) => errors.push(CollectionError::new(
                 t.ty.name,
                 region.map(str::to_string),
@@ -135,21 +132,65 @@ pub(crate) async fn per_resource<C: MemberClient>(
             )),
         }
     }
-    for (member, (message, count)) in failed {
-        let message = match count {
-            1 => message,
-            n => format!("{message} (and {} more resources)", n - 1),
-        };
-        errors.push(
-            CollectionError::new(t.ty.name, region.map(str::to_string), message)
-                .of_members(&[member]),
-        );
+    for (member, failures) in failed {
+        if let Some(message) = failures.message("resources") {
+            errors.push(
+                CollectionError::new(t.ty.name, region.map(str::to_string), message)
+                    .of_members(&[member]),
+            );
+        }
     }
     errors
 }
 
+/// The failures of one kind among many calls: the first one's message, and how many.
+#[derive(Default)]
+pub(crate) struct Failures(Option<(String, usize)>);
+
+impl Failures {
+    pub(crate) fn add(&mut self, message: String) {
+        self.0.get_or_insert((message, 0)).1 += 1;
+    }
+
+    /// The first message, then `(and N more <things>)` when there were more; `None` when
+    /// nothing failed.
+    pub(crate) fn message(self, things: &str) -> Option<String> {
+        let (message, count) = self.0?;
+        Some(match count {
+            1 => message,
+            n => format!("{message} (and {} more {things})", n - 1),
+        })
+    }
+}
+
 /// How one member is read for one resource, with a client of type `C`.
 pub(crate) type MemberFetch<C> = for<'a> fn(&'a On<'a, C>) -> BoxFuture<'a, Result<Json, String>>;
+
+/// Defines a [`MemberFetch`] made of one call: the request `$request` (built from the
+/// [`On`] named `$o`) is sent as the member's call, and its answer, named `$out`, becomes
+/// the member's value `$value`. Most per-resource members are one call each; a member that
+/// needs more (IAM's access keys with their last use) is written out as a function.
+///
+/// ```ignore
+/// one_call! {
+///     /// ListTagsForResource of the topic, as a key-value object.
+///     tags(o: Client) = o.client.list_tags_for_resource().resource_arn(o.id)
+///         => |out| tag_map(out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))))
+/// }
+/// ```
+macro_rules! one_call {
+    ($(#[$doc:meta])* $name:ident($o:ident: $client:ty) = $request:expr => |$out:ident| $value:expr) => {
+        $(#[$doc])*
+        pub(crate) fn $name<'a>($o: &'a On<'a, $client>) -> BoxFuture<'a, Result<Json, String>> {
+            Box::pin(async move {
+                let request = $request;
+                let $out = $o.ctx.request($o.region, $o.call, request.send()).await?;
+                Ok($value)
+            })
+        }
+    };
+}
+pub(crate) use one_call;
 
 /// A service's client, whose members [`per_resource`] reads: the [`PerResource`] fetches
 /// that are its own.
@@ -339,4 +380,25 @@ pub(crate) enum PerResource {
     Sns(MemberFetch<aws_sdk_sns::Client>),
     /// A CloudWatch call per alarm in its region (`collect/cloudwatch.rs`).
     CloudWatch(MemberFetch<aws_sdk_cloudwatch::Client>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Failures;
+
+    #[test]
+    fn failures_name_the_first_message_and_count_the_rest() {
+        assert_eq!(Failures::default().message("keys"), None);
+        let mut one = Failures::default();
+        one.add("AccessDenied: no".into());
+        assert_eq!(one.message("keys").as_deref(), Some("AccessDenied: no"));
+        let mut three = Failures::default();
+        for message in ["Throttling: slow down", "AccessDenied: no", "AccessDenied: no"] {
+            three.add(message.into());
+        }
+        assert_eq!(
+            three.message("resources").as_deref(),
+            Some("Throttling: slow down (and 2 more resources)")
+        );
+    }
 }

@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value as Json};
 use super::client;
 use super::convert::{document, list, tag_map, ts};
 use super::ctx::api_error;
-use super::fetch::{arn_account, each_page, per_resource, BoxFuture, Fetched, On, Task};
+use super::fetch::{arn_account, each_page, one_call, per_resource, BoxFuture, Fetched, On, Task};
 use crate::schema::SUMMARY_KEYS;
 use crate::types::{GET_ACCESS_KEY_LAST_USED, GET_POLICY_VERSION};
 
@@ -56,6 +56,11 @@ async fn iam_members(
     client: &Client,
 ) -> Vec<CollectionError> {
     per_resource(t, found, client, None).await
+}
+
+/// IAM tags (of a user, role, policy or server certificate) as a key-value object.
+fn iam_tags(tags: &[iam::Tag]) -> Json {
+    tag_map(tags.iter().map(|t| (Some(t.key()), Some(t.value()))))
 }
 
 /// The user name of a user's ARN (its id): the part after the last `/`.
@@ -108,16 +113,13 @@ pub(crate) fn access_keys<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Jso
     })
 }
 
-/// ListMFADevices.
-pub(crate) fn mfa_devices<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_mfa_devices().user_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(list(
+one_call! {
+    /// ListMFADevices.
+    mfa_devices(o: Client) = o.client.list_mfa_devices().user_name(user_name(o.id))
+        => |out| list(
             out.mfa_devices(),
             |d| json!({"serial_number": d.serial_number(), "enable_date": ts(Some(d.enable_date()))}),
-        ))
-    })
+        )
 }
 
 /// GetLoginProfile; null for a user without a console password (NoSuchEntity).
@@ -137,16 +139,11 @@ pub(crate) fn login_profile<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<J
     })
 }
 
-/// ListAttachedUserPolicies.
-pub(crate) fn attached_policies<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o
-            .client
-            .list_attached_user_policies()
-            .user_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(list(out.attached_policies(), attached_policy))
-    })
+one_call! {
+    /// ListAttachedUserPolicies.
+    attached_policies(o: Client) =
+        o.client.list_attached_user_policies().user_name(user_name(o.id))
+        => |out| list(out.attached_policies(), attached_policy)
 }
 
 fn attached_policy(p: &iam::AttachedPolicy) -> Json {
@@ -157,36 +154,25 @@ fn attached_policy(p: &iam::AttachedPolicy) -> Json {
     })
 }
 
-/// ListUserPolicies: the names of the user's inline policies.
-pub(crate) fn policy_names<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_user_policies().user_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(json!(out.policy_names()))
-    })
+one_call! {
+    /// ListUserPolicies: the names of the user's inline policies.
+    policy_names(o: Client) = o.client.list_user_policies().user_name(user_name(o.id))
+        => |out| json!(out.policy_names())
 }
 
-/// ListGroupsForUser.
-pub(crate) fn groups<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_groups_for_user().user_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(list(out.groups(), |g| {
+one_call! {
+    /// ListGroupsForUser.
+    groups(o: Client) = o.client.list_groups_for_user().user_name(user_name(o.id))
+        => |out| list(out.groups(), |g| {
             json!({"group_name": g.group_name(), "group_id": g.group_id(), "arn": g.arn(),
                        "group": {"$ref": format!("aws:iam:group/{}", g.arn())}})
-        }))
-    })
+        })
 }
 
-/// ListUserTags as a key-value object.
-pub(crate) fn user_tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_user_tags().user_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(tag_map(
-            out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),
-        ))
-    })
+one_call! {
+    /// ListUserTags as a key-value object.
+    user_tags(o: Client) = o.client.list_user_tags().user_name(user_name(o.id))
+        => |out| iam_tags(out.tags())
 }
 
 /// `aws:iam:account`: the account (from STS), then each account-wide setting a rule reads
@@ -362,17 +348,11 @@ pub(crate) fn policy_document<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result
     })
 }
 
-/// ListEntitiesForPolicy: the users, groups and roles it is attached to (names and ids).
-pub(crate) fn entities<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o
-            .client
-            .list_entities_for_policy()
-            .policy_arn(o.id)
-            .max_items(1000);
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(entities_json(&out))
-    })
+one_call! {
+    /// ListEntitiesForPolicy: the users, groups and roles it is attached to (names and ids).
+    entities(o: Client) =
+        o.client.list_entities_for_policy().policy_arn(o.id).max_items(1000)
+        => |out| entities_json(&out)
 }
 
 /// The users, groups and roles of a ListEntitiesForPolicy answer.
@@ -386,15 +366,10 @@ fn entities_json(
     })
 }
 
-/// ListPolicyTags as a key-value object.
-pub(crate) fn policy_tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_policy_tags().policy_arn(o.id);
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(tag_map(
-            out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),
-        ))
-    })
+one_call! {
+    /// ListPolicyTags as a key-value object.
+    policy_tags(o: Client) = o.client.list_policy_tags().policy_arn(o.id)
+        => |out| iam_tags(out.tags())
 }
 
 /// A global IAM resource of the task's type named by its ARN ([`Task::resource`] without a
@@ -489,61 +464,36 @@ pub(crate) async fn server_certificates(t: &Task) -> Fetched {
     Ok((found, errors))
 }
 
-/// ListAttachedRolePolicies.
-pub(crate) fn role_attached_policies<'a>(
-    o: &'a On<'a, Client>,
-) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o
-            .client
-            .list_attached_role_policies()
-            .role_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(list(out.attached_policies(), attached_policy))
-    })
+one_call! {
+    /// ListAttachedRolePolicies.
+    role_attached_policies(o: Client) =
+        o.client.list_attached_role_policies().role_name(user_name(o.id))
+        => |out| list(out.attached_policies(), attached_policy)
 }
 
-/// ListRolePolicies: the names of the role's inline policies.
-pub(crate) fn role_policy_names<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_role_policies().role_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(json!(out.policy_names()))
-    })
+one_call! {
+    /// ListRolePolicies: the names of the role's inline policies.
+    role_policy_names(o: Client) = o.client.list_role_policies().role_name(user_name(o.id))
+        => |out| json!(out.policy_names())
 }
 
-/// ListRoleTags as a key-value object.
-pub(crate) fn role_tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_role_tags().role_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(tag_map(
-            out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),
-        ))
-    })
+one_call! {
+    /// ListRoleTags as a key-value object.
+    role_tags(o: Client) = o.client.list_role_tags().role_name(user_name(o.id))
+        => |out| iam_tags(out.tags())
 }
 
-/// ListAttachedGroupPolicies.
-pub(crate) fn group_attached_policies<'a>(
-    o: &'a On<'a, Client>,
-) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o
-            .client
-            .list_attached_group_policies()
-            .group_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(list(out.attached_policies(), attached_policy))
-    })
+one_call! {
+    /// ListAttachedGroupPolicies.
+    group_attached_policies(o: Client) =
+        o.client.list_attached_group_policies().group_name(user_name(o.id))
+        => |out| list(out.attached_policies(), attached_policy)
 }
 
-/// ListGroupPolicies: the names of the group's inline policies.
-pub(crate) fn group_policy_names<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_group_policies().group_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(json!(out.policy_names()))
-    })
+one_call! {
+    /// ListGroupPolicies: the names of the group's inline policies.
+    group_policy_names(o: Client) = o.client.list_group_policies().group_name(user_name(o.id))
+        => |out| json!(out.policy_names())
 }
 
 /// The ARN of AWS's `AWSSupportAccess` managed policy in the partition of the client's
@@ -572,18 +522,9 @@ pub(crate) fn support_access<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<
     })
 }
 
-/// ListServerCertificateTags as a key-value object.
-pub(crate) fn server_certificate_tags<'a>(
-    o: &'a On<'a, Client>,
-) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o
-            .client
-            .list_server_certificate_tags()
-            .server_certificate_name(user_name(o.id));
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(tag_map(
-            out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),
-        ))
-    })
+one_call! {
+    /// ListServerCertificateTags as a key-value object.
+    server_certificate_tags(o: Client) =
+        o.client.list_server_certificate_tags().server_certificate_name(user_name(o.id))
+        => |out| iam_tags(out.tags())
 }

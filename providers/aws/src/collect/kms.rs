@@ -29,7 +29,9 @@ use tokio::task::JoinSet;
 use super::client;
 use super::convert::{document, en, tag_map, ts};
 use super::ctx::api_error;
-use super::fetch::{arn_account, each_page, per_resource, BoxFuture, Fetched, On, Task};
+use super::fetch::{
+    arn_account, each_page, one_call, per_resource, BoxFuture, Failures, Fetched, On, Task,
+};
 
 /// The members DescribeKey fills (besides `key_id` and `arn`, which ListKeys gives).
 pub(crate) const DESCRIBED: &[&str] = &[
@@ -107,8 +109,7 @@ pub(crate) async fn keys(t: &Task) -> Fetched {
         });
     }
     let mut metadata: Vec<Option<Json>> = vec![None; listed.len()];
-    // The first failure's message and how many keys failed.
-    let mut failed: Option<(String, usize)> = None;
+    let mut failed = Failures::default();
     while let Some(joined) = calls.join_next().await {
         match joined {
             Ok((index, Ok(m))) => {
@@ -116,8 +117,8 @@ pub(crate) async fn keys(t: &Task) -> Fetched {
                     *slot = m;
                 }
             }
-            Ok((_, Err(message))) => failed.get_or_insert((message, 0)).1 += 1,
-            Err(e) => failed.get_or_insert((format!("internal error: {e}"), 0)).1 += 1,
+            Ok((_, Err(message))) => failed.add(message),
+            Err(e) => failed.add(format!("internal error: {e}")),
         }
     }
     let mut found = Vec::new();
@@ -137,11 +138,7 @@ pub(crate) async fn keys(t: &Task) -> Fetched {
         });
     }
     let mut errors = Vec::new();
-    if let Some((message, count)) = failed {
-        let message = match count {
-            1 => message,
-            n => format!("{message} (and {} more keys)", n - 1),
-        };
+    if let Some(message) = failed.message("keys") {
         errors.push(
             CollectionError::new(t.ty.name, Some(t.region.clone()), message).of_members(DESCRIBED),
         );
@@ -226,31 +223,16 @@ pub(crate) fn rotation_period_in_days<'a>(
     rotation_status(o, |out| json!(out.rotation_period_in_days()))
 }
 
-/// GetKeyPolicy of the `default` policy (the only name KMS knows), parsed.
-pub(crate) fn policy<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o
-            .client
-            .sdk
-            .get_key_policy()
-            .key_id(o.id)
-            .policy_name("default");
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(document(out.policy()))
-    })
+one_call! {
+    /// GetKeyPolicy of the `default` policy (the only name KMS knows), parsed.
+    policy(o: Client) = o.client.sdk.get_key_policy().key_id(o.id).policy_name("default")
+        => |out| document(out.policy())
 }
 
-/// ListResourceTags as a key-value object.
-pub(crate) fn tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.sdk.list_resource_tags().key_id(o.id).limit(50);
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(tag_map(
-            out.tags()
-                .iter()
-                .map(|t| (Some(t.tag_key()), Some(t.tag_value()))),
-        ))
-    })
+one_call! {
+    /// ListResourceTags as a key-value object.
+    tags(o: Client) = o.client.sdk.list_resource_tags().key_id(o.id).limit(50)
+        => |out| tag_map(out.tags().iter().map(|t| (Some(t.tag_key()), Some(t.tag_value()))))
 }
 
 #[cfg(test)]

@@ -11,7 +11,9 @@ use serde_json::{json, Map, Value as Json};
 
 use super::client;
 use super::convert::{document, tag_map};
-use super::fetch::{arn_account, each_page, listing, per_resource, BoxFuture, Fetched, On, Task};
+use super::fetch::{
+    arn_account, each_page, listing, one_call, per_resource, BoxFuture, Fetched, On, Task,
+};
 
 /// `aws:sns:topic`.
 pub(crate) async fn topics(t: &Task) -> Fetched {
@@ -60,15 +62,10 @@ pub(crate) fn subscriptions<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<J
     })
 }
 
-/// ListTagsForResource of the topic, as a key-value object.
-pub(crate) fn tags<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.list_tags_for_resource().resource_arn(o.id);
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(tag_map(
-            out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))),
-        ))
-    })
+one_call! {
+    /// ListTagsForResource of the topic, as a key-value object.
+    tags(o: Client) = o.client.list_tags_for_resource().resource_arn(o.id)
+        => |out| tag_map(out.tags().iter().map(|t| (Some(t.key()), Some(t.value()))))
 }
 
 /// How a topic attribute's string is read.
@@ -118,14 +115,11 @@ const ATTRIBUTES: &[(&str, &str, Kind)] = &[
     ),
 ];
 
-/// GetTopicAttributes: the attributes of [`ATTRIBUTES`], null where the topic has none
-/// (an attribute set to the empty string, as SNS answers an unset `DeliveryPolicy`, too).
-pub(crate) fn attributes<'a>(o: &'a On<'a, Client>) -> BoxFuture<'a, Result<Json, String>> {
-    Box::pin(async move {
-        let request = o.client.get_topic_attributes().topic_arn(o.id);
-        let out = o.ctx.request(o.region, o.call, request.send()).await?;
-        Ok(typed_attributes(out.attributes()))
-    })
+one_call! {
+    /// GetTopicAttributes: the attributes of [`ATTRIBUTES`], null where the topic has none
+    /// (an attribute set to the empty string, as SNS answers an unset `DeliveryPolicy`, too).
+    attributes(o: Client) = o.client.get_topic_attributes().topic_arn(o.id)
+        => |out| typed_attributes(out.attributes())
 }
 
 fn typed_attributes(map: Option<&HashMap<String, String>>) -> Json {
