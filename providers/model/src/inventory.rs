@@ -214,31 +214,30 @@ impl TypeIndex {
 
     /// Adds resource `idx` with `id`; false (and nothing added) when the id is taken.
     fn insert(&mut self, id: &crate::value::Text, idx: ResourceIdx) -> bool {
-        if let Ids::Sorted(ids) = &mut self.by_id {
-            match ids.last().map(|last| last.as_str().cmp(id.as_str())) {
+        match &mut self.by_id {
+            Ids::Sorted(ids) => match ids.last().map(|last| last.as_str().cmp(id.as_str())) {
                 None | Some(std::cmp::Ordering::Less) => {
                     ids.push(id.clone());
                     self.in_order.push(idx);
-                    return true;
+                    true
                 }
-                Some(std::cmp::Ordering::Equal) => return false,
+                Some(std::cmp::Ordering::Equal) => false,
+                // The first id out of order: from now on the ids go into a table (once).
                 Some(std::cmp::Ordering::Greater) => {
                     let ids = std::mem::take(ids);
                     let table = ids.into_iter().zip(self.in_order.iter().copied());
                     self.by_id = Ids::Hashed(table.collect());
+                    self.insert(id, idx)
                 }
-            }
-        }
-        let Ids::Hashed(table) = &mut self.by_id else {
-            return false;
-        };
-        match table.entry(id.clone()) {
-            std::collections::hash_map::Entry::Occupied(_) => false,
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(idx);
-                self.in_order.push(idx);
-                true
-            }
+            },
+            Ids::Hashed(table) => match table.entry(id.clone()) {
+                std::collections::hash_map::Entry::Occupied(_) => false,
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(idx);
+                    self.in_order.push(idx);
+                    true
+                }
+            },
         }
     }
 

@@ -393,7 +393,11 @@ mod tests {
         one.add("AccessDenied: no".into());
         assert_eq!(one.message("keys").as_deref(), Some("AccessDenied: no"));
         let mut three = Failures::default();
-        for message in ["Throttling: slow down", "AccessDenied: no", "AccessDenied: no"] {
+        for message in [
+            "Throttling: slow down",
+            "AccessDenied: no",
+            "AccessDenied: no",
+        ] {
             three.add(message.into());
         }
         assert_eq!(
