@@ -332,6 +332,13 @@ fn spec(name: &str) -> String {
     fixtures().join(name).display().to_string()
 }
 
+/// Writes a spec the test states inline to `dir/name`; its path, as the CLI takes it.
+fn write_spec(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("spec written");
+    path.display().to_string()
+}
+
 /// The status of every rule in a JSON report, by rule name.
 fn statuses(report: &Value) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -677,14 +684,13 @@ fn vpc_dns_attributes_are_collected_only_when_read() {
     assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
 
     // A VPC rule that reads neither attribute makes no such call.
-    let tagged = dir.path().join("tagged.cloudspec");
-    std::fs::write(
-        &tagged,
+    let tagged = write_spec(
+        dir.path(),
+        "tagged.cloudspec",
         "Spec \"S\"\nGroup \"G\"\n  Rule \"VPCs are tagged\"\n    On aws:ec2:vpc\n    Assert tags[\"Name\"] is not null\n",
-    )
-    .expect("spec written");
+    );
     let out = moto.run(
-        &[tagged.to_str().expect("utf-8 path"), "--format", "json"],
+        &[&tagged, "--format", "json"],
         &[("CLOUDSPEC_LOG", "debug")],
     );
     let log = stderr(&out);
@@ -703,17 +709,13 @@ fn a_failed_call_is_an_error_of_the_members_it_fills_only() {
     let Some(moto) = Moto::start() else { return };
     moto.seed(&["--instances", "0", "--no-s3"]);
     let dir = tempfile::tempdir().expect("temp dir");
-    let spec = dir.path().join("ebs.cloudspec");
-    std::fs::write(
-        &spec,
+    let spec = write_spec(
+        dir.path(),
+        "ebs.cloudspec",
         "Spec \"S\"\nGroup \"G\"\n  Rule \"Encryption by default\"\n    On aws:ec2:region\n    Assert ebs_encryption_by_default is false\n  Rule \"Default key\"\n    On aws:ec2:region\n    Assert ebs_default_kms_key_id is null\n",
-    )
-    .expect("spec written");
-    let inventory = dir.path().join("inventory.json");
-    let out = moto.run_saving(
-        spec.to_str().expect("utf-8 path"),
-        inventory.to_str().expect("utf-8 path"),
     );
+    let inventory = dir.path().join("inventory.json");
+    let out = moto.run_saving(&spec, inventory.to_str().expect("utf-8 path"));
     let log = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "stderr:\n{log}");
     let report = report(&out);
@@ -742,15 +744,12 @@ fn a_failed_call_is_an_error_of_the_members_it_fills_only() {
     assert!(log.contains(" 0 retries, 1 errors"), "{log}");
 
     // Neither member read: neither call made.
-    std::fs::write(
-        &spec,
+    let spec = write_spec(
+        dir.path(),
+        "ebs.cloudspec",
         "Spec \"S\"\nGroup \"G\"\n  Rule \"Regions are enabled\"\n    On aws:ec2:region\n    Assert opt_in_status is not null\n",
-    )
-    .expect("spec written");
-    let out = moto.run(
-        &[spec.to_str().expect("utf-8 path"), "--format", "json"],
-        &[("CLOUDSPEC_LOG", "debug")],
     );
+    let out = moto.run(&[&spec, "--format", "json"], &[("CLOUDSPEC_LOG", "debug")]);
     let log = stderr(&out);
     assert_eq!(calls(&log, "GetEbsEncryptionByDefault"), 0, "{log}");
     assert_eq!(calls(&log, "GetEbsDefaultKmsKeyId"), 0, "{log}");
@@ -774,9 +773,9 @@ fn iam_users_and_account_settings() {
     let users = &seeded["iam"]["users"];
     let arn = |name: &str| users[name].as_str().unwrap_or_default().to_string();
     let dir = tempfile::tempdir().expect("temp dir");
-    let spec = dir.path().join("iam.cloudspec");
-    std::fs::write(
-        &spec,
+    let spec = write_spec(
+        dir.path(),
+        "iam.cloudspec",
         "Spec \"S\"\nGroup \"Users\"\n  \
          Rule \"Console users have MFA\"\n    On aws:iam:user\n    With login_profile is not null\n    Assert any mfa_devices ( serial_number is not null )\n  \
          Rule \"No active access keys\"\n    On aws:iam:user\n    Assert no access_keys ( status == \"Active\" )\n  \
@@ -788,12 +787,11 @@ fn iam_users_and_account_settings() {
          Group \"Policies\"\n  \
          Rule \"No attached policy allows everything\"\n    On aws:iam:policy\n    With attachment_count > 0\n    Assert no document ( Statement ( Effect == \"Allow\" and Action == \"*\" and Resource == \"*\" ) )\n  \
          Rule \"Users hold no admin policy\"\n    On aws:iam:user\n    Assert no attached_policies ( > policy ( document ( Statement ( Action == \"*\" ) ) ) )\n",
-    )
-    .expect("spec written");
+    );
     let inventory = dir.path().join("inventory.json");
     let out = moto.run(
         &[
-            spec.to_str().expect("utf-8 path"),
+            &spec,
             "--format",
             "json",
             "--region",
@@ -1535,19 +1533,15 @@ fn services_for_the_cis_benchmark() {
     assert_eq!(undeclared_keys(&saved), Vec::<String>::new());
 
     // Both rotation members read: still one GetKeyRotationStatus per key.
-    let both = dir.path().join("rotation.cloudspec");
-    std::fs::write(
-        &both,
+    let both = write_spec(
+        dir.path(),
+        "rotation.cloudspec",
         "Spec \"Rotation\"\nGroup \"Keys\"\n  Rule \"Keys rotate at least yearly\"\n    \
          On aws:kms:key\n    Assert key_rotation_enabled is true\n    \
          And rotation_period_in_days lte 365\n",
-    )
-    .expect("spec written");
-    let inventory = dir.path().join("rotation.json");
-    let out = moto.run_saving(
-        both.to_str().expect("utf-8 path"),
-        inventory.to_str().expect("utf-8 path"),
     );
+    let inventory = dir.path().join("rotation.json");
+    let out = moto.run_saving(&both, inventory.to_str().expect("utf-8 path"));
     let log = stderr(&out);
     assert_eq!(calls(&log, "GetKeyRotationStatus"), keys, "{log}");
     let saved: Value =
