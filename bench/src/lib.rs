@@ -21,3 +21,11 @@ pub fn arg_value(args: &[String], flag: &str) -> Option<String> {
     let at = args.iter().position(|a| a == flag)?;
     args.get(at + 1).cloned()
 }
+
+/// The value after `flag` in `args` parsed as a `T` (`--runs 5`); `default` when the flag is
+/// absent or its value does not parse.
+pub fn arg_parsed<T: std::str::FromStr>(args: &[String], flag: &str, default: T) -> T {
+    arg_value(args, flag)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use cloudspec::eval::{evaluate_at, Limits, SpecInput};
 use cloudspec::model::Inventory;
-use cloudspec_bench::{arg_value, peak_rss_bytes};
+use cloudspec_bench::{arg_parsed, arg_value, peak_rss_bytes};
 
 /// The reference time of time predicates for an inventory without `collected_at`.
 const BENCH_NOW: &str = "2026-11-22T07:00:00Z";
@@ -45,9 +45,7 @@ fn main() -> ExitCode {
         env!("CARGO_MANIFEST_DIR"),
         "/rules/typical.cloudspec"
     ));
-    let runs: usize = arg_value(&args, "--runs")
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3);
+    let runs: usize = arg_parsed(&args, "--runs", 3);
     let threads: Option<usize> = arg_value(&args, "--threads").and_then(|s| s.parse().ok());
     let options = Options {
         runs,

@@ -17,7 +17,7 @@ use std::os::unix::fs::FileExt;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use cloudspec_bench::arg_value;
+use cloudspec_bench::arg_parsed;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -33,12 +33,8 @@ fn main() -> ExitCode {
         eprintln!("usage: bench-floor FILE [--runs N] [--fresh-mib N]");
         return ExitCode::from(2);
     };
-    let runs: usize = arg_value(&args, "--runs")
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3);
-    let fresh_mib: usize = arg_value(&args, "--fresh-mib")
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256);
+    let runs: usize = arg_parsed(&args, "--runs", 3);
+    let fresh_mib: usize = arg_parsed(&args, "--fresh-mib", 256);
     match page_cache(path, runs) {
         Ok((bytes, best)) => println!(
             "page cache      best {best:.3} s ({:.0} MB/s; {bytes} bytes read into one {} MiB buffer)",

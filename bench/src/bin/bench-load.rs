@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use cloudspec_bench::{arg_value, measure_load, peak_rss_bytes, LoadReport};
+use cloudspec_bench::{arg_parsed, arg_value, measure_load, peak_rss_bytes, LoadReport};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -17,9 +17,7 @@ fn main() -> ExitCode {
         eprintln!("usage: bench-load FILE [--runs N] [--threads N] [--check-roundtrip]");
         return ExitCode::from(2);
     };
-    let runs = arg_value(&args, "--runs")
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
+    let runs = arg_parsed(&args, "--runs", 5);
     let threads = arg_value(&args, "--threads").and_then(|s| s.parse().ok());
     let check = args.iter().any(|a| a == "--check-roundtrip");
     match measure_load(Path::new(file), runs, threads, check) {

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use cloudspec_bench::arg_value;
+use cloudspec_bench::{arg_parsed, arg_value};
 use cloudspec_composition::input::{load_composition, load_inputs};
 use cloudspec_composition::{check, render, Composition, File, Inputs};
 
@@ -133,12 +133,8 @@ fn measure(label: &str, comp: &Composition, inputs: &Inputs, runs: usize) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let n: usize = arg_value(&args, "--resources")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
-    let runs: usize = arg_value(&args, "--runs")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20);
+    let n: usize = arg_parsed(&args, "--resources", 1000);
+    let runs: usize = arg_parsed(&args, "--runs", 20);
     let examples = arg_value(&args, "--examples")
         .map(PathBuf::from)
         .unwrap_or_else(|| {

@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use cloudspec_bench::{arg_value, generate, GenConfig};
+use cloudspec_bench::{arg_parsed, arg_value, generate, GenConfig};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -17,9 +17,7 @@ fn main() -> ExitCode {
         eprintln!("--instances must be a number, found {instances}");
         return ExitCode::from(2);
     };
-    let seed = arg_value(&args, "--seed")
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(42);
+    let seed = arg_parsed(&args, "--seed", 42);
     let config = GenConfig { instances, seed };
     let started = std::time::Instant::now();
     match std::fs::File::create(&out).and_then(|f| generate(&config, std::io::BufWriter::new(f))) {

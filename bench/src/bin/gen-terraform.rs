@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use cloudspec_bench::arg_value;
+use cloudspec_bench::{arg_parsed, arg_value};
 
 fn group(g: usize) -> String {
     let mut s = String::new();
@@ -230,12 +230,8 @@ locals {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let modules: usize = arg_value(&args, "--modules")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10);
-    let groups: usize = arg_value(&args, "--groups")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5);
+    let modules: usize = arg_parsed(&args, "--modules", 10);
+    let groups: usize = arg_parsed(&args, "--groups", 5);
     let Some(out) = arg_value(&args, "--out").map(PathBuf::from) else {
         eprintln!("usage: gen-terraform --modules N --groups M --out DIR");
         std::process::exit(2);
