@@ -336,7 +336,7 @@ fn non_empty_string(r: &mut Reader, key: &str) -> PResult<crate::value::Text> {
 /// A required string field.
 fn required_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<crate::value::Text> {
     match r.peek() {
-        Some(b'"') => Ok(r.string()?.into()),
+        Some(b'"') => r.text(),
         found => {
             Err(r.syntax_or_format(found, &format!("expected {} to be a string", quoted(key))))
         }
@@ -347,7 +347,7 @@ fn required_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<crate::value::T
 fn optional_string<'a>(r: &mut Reader<'a>, key: &str) -> PResult<Option<crate::value::Text>> {
     match r.peek() {
         Some(b'n') => r.value().map(|_| None),
-        Some(b'"') => Ok(Some(r.string()?.into())),
+        Some(b'"') => r.text().map(Some),
         found => Err(r.syntax_or_format(
             found,
             &format!("expected {} to be a string or null", quoted(key)),

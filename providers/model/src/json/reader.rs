@@ -15,7 +15,7 @@ use super::error::{LoadErrorKind, PResult, ParseError};
 use crate::intern::{Interner, Sym};
 use crate::projection::{Keep, Projection};
 use crate::ref_list::RefList;
-use crate::value::{Object, Reference, Unknown, Value};
+use crate::value::{Object, Reference, Text, Unknown, Value};
 
 /// The deepest nesting of arrays and objects accepted (serde_json's default limit).
 pub(crate) const MAX_DEPTH: usize = 128;
@@ -439,11 +439,18 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes `byte` (after whitespace) or fails naming what `context` expected.
+    #[inline]
     pub fn expect(&mut self, byte: u8, context: &str) -> PResult<()> {
         if self.bytes.get(self.pos) == Some(&byte) {
             self.pos += 1;
             return Ok(());
         }
+        self.expect_after_whitespace(byte, context)
+    }
+
+    /// [`Reader::expect`] when `byte` is not the next byte.
+    #[inline(never)]
+    fn expect_after_whitespace(&mut self, byte: u8, context: &str) -> PResult<()> {
         match self.peek() {
             Some(b) if b == byte => {
                 self.pos += 1;
@@ -455,7 +462,19 @@ impl<'a> Reader<'a> {
     }
 
     /// After a member or element: consumes `,` (returns true) or the `close` byte (false).
+    #[inline]
     pub fn separator(&mut self, close: u8, what: &str) -> PResult<bool> {
+        // The usual case: the comma right after the value.
+        if self.bytes.get(self.pos) == Some(&b',') {
+            self.pos += 1;
+            return Ok(true);
+        }
+        self.separator_after_whitespace(close, what)
+    }
+
+    /// [`Reader::separator`] when a comma is not the next byte.
+    #[inline(never)]
+    fn separator_after_whitespace(&mut self, close: u8, what: &str) -> PResult<bool> {
         match self.peek() {
             Some(b',') => {
                 self.pos += 1;
@@ -515,6 +534,16 @@ impl<'a> Reader<'a> {
                 None => return Err(self.syntax(i, "unterminated string")),
             }
         }
+    }
+
+    /// Reads a string as [`Text`]; `pos` must be at its opening quote. Built here rather
+    /// than through `From<Cow<str>>`, a call that returns the text through memory.
+    #[inline(always)]
+    pub fn text(&mut self) -> PResult<Text> {
+        Ok(match self.string()? {
+            Cow::Borrowed(text) => Text::new(text),
+            Cow::Owned(text) => Text::from(text),
+        })
     }
 
     /// The text of `bytes[start..end]` (both ends are next to ASCII delimiters).
@@ -713,7 +742,7 @@ impl<'a> Reader<'a> {
         match self.peek() {
             Some(b'{') => self.object(),
             Some(b'[') => self.list(),
-            Some(b'"') => Ok(Value::Str(self.string()?.into())),
+            Some(b'"') => Ok(Value::Str(self.text()?)),
             Some(b'-' | b'0'..=b'9') => self.number(),
             Some(b't') => self.literal(b"true", Value::Bool(true)),
             Some(b'f') => self.literal(b"false", Value::Bool(false)),
@@ -741,8 +770,8 @@ impl<'a> Reader<'a> {
     fn read_then(&mut self, put: impl FnOnce(&mut Self, Value)) -> PResult<()> {
         match self.peek() {
             Some(b'"') => {
-                let text = self.string()?;
-                put(self, Value::Str(text.into()));
+                let text = self.text()?;
+                put(self, Value::Str(text));
             }
             Some(b'{') => {
                 let value = self.object()?;
@@ -1185,6 +1214,12 @@ const fn zero_bytes(w: u64) -> u64 {
     w.wrapping_sub(splat(1)) & !w & splat(0x80)
 }
 
+/// The four bytes at `i` as a number, if there are four.
+fn half_at(bytes: &[u8], i: usize) -> Option<u32> {
+    let four = bytes.get(i..i + 4)?;
+    Some(u32::from_le_bytes(four.try_into().ok()?))
+}
+
 /// `a == b`, comparing up to 32 bytes (object keys) a word at a time in place of a call to
 /// `memcmp`: the last word overlaps the one before when the length is not a multiple of 8.
 #[inline]
@@ -1193,7 +1228,15 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if n != b.len() {
         return false;
     }
-    if !(8..=32).contains(&n) {
+    if n < 8 {
+        // Short keys (`id`, `type`, `state`...) in two overlapping loads each.
+        return match n {
+            4.. => half_at(a, 0) == half_at(b, 0) && half_at(a, n - 4) == half_at(b, n - 4),
+            2.. => a.first_chunk::<2>() == b.first_chunk::<2>() && a.last() == b.last(),
+            _ => a.first() == b.first(),
+        };
+    }
+    if n > 32 {
         return a == b;
     }
     let mut at = 0;
