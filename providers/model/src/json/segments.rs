@@ -514,6 +514,9 @@ struct Segment {
     dropped_refs: crate::ref_list::RefList,
 }
 
+/// Bytes per resource [`read_segment`] makes room for at first.
+const RESOURCE_BYTES_GUESS: usize = 1024;
+
 /// Reads one segment: whole elements, each followed by `,`, up to its end exactly.
 fn read_segment(
     bytes: &[u8],
@@ -525,7 +528,10 @@ fn read_segment(
     let snapshot = keys.lock().ok()?.clone();
     let known = snapshot.len();
     let mut reader = Reader::new(text, 0, ELEMENT_DEPTH, snapshot).with_projection(projection);
-    let (mut resources, mut offsets) = (Vec::new(), Vec::new());
+    // Room for the segment's resources at a guess (a resource of an AWS inventory takes
+    // 0.5-2 KiB), so that the lists do not grow by copying themselves again and again.
+    let guess = bytes.len() / RESOURCE_BYTES_GUESS + 1;
+    let (mut resources, mut offsets) = (Vec::with_capacity(guess), Vec::with_capacity(guess));
     match resource_run(&mut reader, bytes.len(), &mut resources, &mut offsets) {
         Ok(RunEnd::ReachedStop) => {}
         _ => return None,
