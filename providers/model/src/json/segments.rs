@@ -529,8 +529,9 @@ fn read_segment(
     let known = snapshot.len();
     let mut reader = Reader::new(text, 0, ELEMENT_DEPTH, snapshot).with_projection(projection);
     // Room for the segment's resources at a guess (a resource of an AWS inventory takes
-    // 0.5-2 KiB), so that the lists do not grow by copying themselves again and again.
-    let guess = bytes.len() / RESOURCE_BYTES_GUESS + 1;
+    // 0.5-2 KiB), so that the lists do not grow by copying themselves again and again;
+    // capped, as a segment holding one huge resource is as long as that resource.
+    let guess = (bytes.len() / RESOURCE_BYTES_GUESS + 1).min(1 << 16);
     let (mut resources, mut offsets) = (Vec::with_capacity(guess), Vec::with_capacity(guess));
     match resource_run(&mut reader, bytes.len(), &mut resources, &mut offsets) {
         Ok(RunEnd::ReachedStop) => {}
