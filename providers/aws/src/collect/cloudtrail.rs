@@ -13,9 +13,7 @@ use serde_json::{json, Value as Json};
 
 use super::client;
 use super::convert::{en, list, r, tag_map, ts};
-use super::fetch::{
-    arn_account, each_page, one_call, per_resource, BoxFuture, Fetched, On, Once, Task,
-};
+use super::fetch::{arn_account, each_page, one_call, per_resource, Fetched, Once, Task};
 
 /// `aws:cloudtrail:trail` in the task's region.
 pub(crate) async fn trails(t: &Task) -> Fetched {

@@ -9,7 +9,7 @@ use serde_json::{json, Value as Json};
 
 use super::client;
 use super::convert::{en, list, refs, strs, tag_map, ts};
-use super::fetch::{arn_account, listing, one_call, per_resource, BoxFuture, Fetched, On, Task};
+use super::fetch::{arn_account, listing, one_call, per_resource, Fetched, Task};
 
 const TOPIC: &str = "aws:sns:topic";
 

@@ -181,7 +181,9 @@ pub(crate) type MemberFetch<C> = for<'a> fn(&'a On<'a, C>) -> BoxFuture<'a, Resu
 macro_rules! one_call {
     ($(#[$doc:meta])* $name:ident($o:ident: $client:ty) = $request:expr => |$out:ident| $value:expr) => {
         $(#[$doc])*
-        pub(crate) fn $name<'a>($o: &'a On<'a, $client>) -> BoxFuture<'a, Result<Json, String>> {
+        pub(crate) fn $name<'a>(
+            $o: &'a $crate::collect::fetch::On<'a, $client>,
+        ) -> $crate::collect::fetch::BoxFuture<'a, Result<::serde_json::Value, String>> {
             Box::pin(async move {
                 let request = $request;
                 let $out = $o.ctx.request($o.region, $o.call, request.send()).await?;

@@ -445,12 +445,12 @@ impl<'a> Reader<'a> {
             self.pos += 1;
             return Ok(());
         }
-        self.expect_after_whitespace(byte, context)
+        self.expect_slow(byte, context)
     }
 
-    /// [`Reader::expect`] when `byte` is not the next byte.
+    /// [`Reader::expect`] when `byte` is not the next byte: whitespace first, or an error.
     #[inline(never)]
-    fn expect_after_whitespace(&mut self, byte: u8, context: &str) -> PResult<()> {
+    fn expect_slow(&mut self, byte: u8, context: &str) -> PResult<()> {
         match self.peek() {
             Some(b) if b == byte => {
                 self.pos += 1;
@@ -469,12 +469,13 @@ impl<'a> Reader<'a> {
             self.pos += 1;
             return Ok(true);
         }
-        self.separator_after_whitespace(close, what)
+        self.separator_slow(close, what)
     }
 
-    /// [`Reader::separator`] when a comma is not the next byte.
+    /// [`Reader::separator`] when a comma is not the next byte: whitespace first, the
+    /// closing byte, or an error.
     #[inline(never)]
-    fn separator_after_whitespace(&mut self, close: u8, what: &str) -> PResult<bool> {
+    fn separator_slow(&mut self, close: u8, what: &str) -> PResult<bool> {
         match self.peek() {
             Some(b',') => {
                 self.pos += 1;
@@ -1220,8 +1221,9 @@ fn half_at(bytes: &[u8], i: usize) -> Option<u32> {
     Some(u32::from_le_bytes(four.try_into().ok()?))
 }
 
-/// `a == b`, comparing up to 32 bytes (object keys) a word at a time in place of a call to
-/// `memcmp`: the last word overlaps the one before when the length is not a multiple of 8.
+/// `a == b` for object keys, in place of a call to `memcmp`: under 8 bytes in two
+/// overlapping loads, 8 to 32 bytes a word at a time (the last word overlapping the one
+/// before when the length is not a multiple of 8), longer ones by `==`.
 #[inline]
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
