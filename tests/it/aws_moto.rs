@@ -131,7 +131,6 @@ impl Moto {
         serde_json::from_slice(&out.stdout).expect("seed.py prints JSON")
     }
 
-    /// Runs `cloudspec run` against this moto with `args` and extra environment.
     /// `cloudspec run SPEC --format json --save-inventory INVENTORY` with debug logging, so
     /// that the API calls can be counted ([`calls`]).
     pub(crate) fn run_saving(&self, spec: &str, inventory: &str) -> Output {
@@ -141,6 +140,7 @@ impl Moto {
         )
     }
 
+    /// Runs `cloudspec run` against this moto with `args` and extra environment.
     pub(crate) fn run(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cloudspec"));
         cmd.arg("run").args(args);
@@ -332,6 +332,11 @@ fn spec(name: &str) -> String {
     fixtures().join(name).display().to_string()
 }
 
+/// The inventory a run saved, as JSON.
+fn read_saved(inventory: impl AsRef<Path>) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(inventory).expect("saved")).expect("JSON")
+}
+
 /// Writes a spec the test states inline to `dir/name`; its path, as the CLI takes it.
 fn write_spec(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
@@ -485,8 +490,7 @@ fn verdicts_and_saved_inventory_round_trip() {
         "the saved inventory gives the same report"
     );
 
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(inventory).expect("saved")).expect("JSON");
+    let saved = read_saved(inventory);
     assert_eq!(saved["provider"], "aws");
     let bucket = saved["resources"]
         .as_array()
@@ -601,8 +605,7 @@ fn pagination_and_rule_driven_collection() {
     );
     let log = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "stderr:\n{log}");
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(inventory).expect("saved")).expect("JSON");
+    let saved = read_saved(inventory);
     let instances = saved["resources"]
         .as_array()
         .into_iter()
@@ -661,8 +664,7 @@ fn vpc_dns_attributes_are_collected_only_when_read() {
     assert_eq!(status_of(&hostnames, &id("vpc")), "pass");
     assert_eq!(status_of(&support, &id("bare_vpc")), "fail");
     assert_eq!(status_of(&hostnames, &id("bare_vpc")), "fail");
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(inventory).expect("saved")).expect("JSON");
+    let saved = read_saved(inventory);
     let vpcs: Vec<&Value> = saved["resources"]
         .as_array()
         .into_iter()
@@ -732,8 +734,7 @@ fn a_failed_call_is_an_error_of_the_members_it_fills_only() {
         ),
         "{error}"
     );
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(&inventory).expect("saved")).expect("JSON");
+    let saved = read_saved(&inventory);
     assert_eq!(
         saved["errors"][0]["members"],
         serde_json::json!(["ebs_default_kms_key_id"])
@@ -844,8 +845,7 @@ fn iam_users_and_account_settings() {
     assert_eq!(calls(&log, "ListMFADevices"), 3, "{log}");
     assert_eq!(calls(&log, "ListUserTags"), 0, "{log}");
     assert_eq!(calls(&log, "ListVirtualMFADevices"), 0, "{log}");
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(&inventory).expect("saved")).expect("JSON");
+    let saved = read_saved(&inventory);
     let bob = saved["resources"]
         .as_array()
         .into_iter()
@@ -977,8 +977,7 @@ fn repeated_regions_are_all_collected() {
         &[],
     );
     assert_eq!(out.status.code(), Some(1), "stderr:\n{}", stderr(&out));
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(inventory).expect("saved")).expect("JSON");
+    let saved = read_saved(inventory);
     let mut regions: Vec<&str> = saved["resources"]
         .as_array()
         .into_iter()
@@ -1269,8 +1268,7 @@ fn cis_logging_and_identity_controls_on_the_seeded_account() {
     assert_eq!(calls(&log, "ListRoles"), 0, "no rule reads roles\n{log}");
     // The IAM and the S3 account share one answer.
     assert_eq!(calls(&log, "GetCallerIdentity"), 1, "{log}");
-    let inv: Value =
-        serde_json::from_str(&std::fs::read_to_string(&inventory).expect("saved")).expect("JSON");
+    let inv = read_saved(&inventory);
     let trail = saved_resource(&inv, &org);
     assert_eq!(trail["region"], "us-east-1");
     assert_eq!(trail["properties"]["status"]["is_logging"], true);
@@ -1461,8 +1459,7 @@ fn services_for_the_cis_benchmark() {
     let groups = &ids["log_groups"];
     let group = |name: &str| groups[name].as_str().unwrap_or_default().to_string();
 
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(&inventory).expect("saved")).expect("JSON");
+    let saved = read_saved(&inventory);
     let count = |type_name: &str| {
         saved["resources"]
             .as_array()
@@ -1544,8 +1541,7 @@ fn services_for_the_cis_benchmark() {
     let out = moto.run_saving(&both, inventory.to_str().expect("utf-8 path"));
     let log = stderr(&out);
     assert_eq!(calls(&log, "GetKeyRotationStatus"), keys, "{log}");
-    let saved: Value =
-        serde_json::from_str(&std::fs::read_to_string(&inventory).expect("saved")).expect("JSON");
+    let saved = read_saved(&inventory);
     let key = &saved_resource(&saved, &id("rotated_key"))["properties"];
     assert_eq!(key["key_rotation_enabled"], true, "{key}");
     assert!(key.get("rotation_period_in_days").is_some(), "{key}");
