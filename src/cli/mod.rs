@@ -118,6 +118,13 @@ pub struct RunArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    /// Passing resources in the JSON report (also --output-dir's): all, or none for a
+    /// report of what did not pass; each rule then counts what it left out in
+    /// "passing_omitted", and the summary still counts every resource. The other formats
+    /// do not change.
+    #[arg(long, value_name = "WHICH", default_value = "all", value_parser = ["all", "none"])]
+    pub report_passing: String,
+
     /// Exit with status 1 when a rule is unknown, as when one fails.
     #[arg(long)]
     pub fail_on_unknown: bool,

@@ -14,7 +14,7 @@ use crate::eval::{self, SpecInput};
 use crate::model::schema::SchemaSet;
 use crate::model::{Inventory, LoadRequest, Part};
 use crate::outcome::{Drift, RuleOutcome, RunOutcome, Status};
-use crate::report::{self, Format, RenderOptions};
+use crate::report::{self, Format, Passing, RenderOptions};
 use crate::syntax::ast::{Severity, Spec};
 
 pub(super) const AFTER_HELP: &str = "\
@@ -22,6 +22,7 @@ Examples:
   cloudspec run examples/prod.cloudspec --inventory examples/inventory.json
   cloudspec run specs/ --inventory inv.json --format json=report.json --format junit=report.xml
   cloudspec run prod.cloudspec --inventory inv.json --format sarif --output results.sarif
+  cloudspec run specs/ --inventory inv.json --format json=failures.json --report-passing none
   cloudspec run examples/composition/buckets.cloudspec \
     --composition examples/composition/composition --xr examples/composition/xr.yaml
   cloudspec run specs/ --waivers waivers.yaml --baseline audits/latest.report.json \
@@ -159,7 +160,7 @@ fn run_steps(args: &RunArgs, registry: &Registry) -> Result<u8, u8> {
     }
     write_reports(args, &targets, &outcome)?;
     if let Some(dir) = &args.output_dir {
-        write_output_dir(dir, now, &outcome, &inventory, args.quiet)?;
+        write_output_dir(dir, now, &outcome, &inventory, passing(args), args.quiet)?;
     }
     let status = exit_status(
         &outcome,
@@ -232,6 +233,7 @@ fn write_reports(args: &RunArgs, targets: &[Target], outcome: &RunOutcome) -> Re
     for target in targets {
         let options = RenderOptions {
             color: color_out && target.file.is_none(),
+            passing: passing(args),
         };
         let started = std::time::Instant::now();
         write_report(target, |out| {
@@ -247,15 +249,27 @@ fn write_reports(args: &RunArgs, targets: &[Target], outcome: &RunOutcome) -> Re
     Ok(())
 }
 
+/// `--report-passing`: clap accepts only `all` and `none`.
+fn passing(args: &RunArgs) -> Passing {
+    match args.report_passing.as_str() {
+        "none" => Passing::Omitted,
+        _ => Passing::Listed,
+    }
+}
+
 /// Writes the JSON report, JUnit, SARIF and the inventory into the output directory.
 fn write_output_dir(
     dir: &Path,
     now: DateTime<Utc>,
     outcome: &RunOutcome,
     inventory: &Inventory,
+    passing: Passing,
     quiet: bool,
 ) -> Result<(), u8> {
-    let plain = &RenderOptions::default();
+    let plain = &RenderOptions {
+        color: false,
+        passing,
+    };
     let report =
         |format: Format| move |out: &mut dyn Write| report::write(format, outcome, plain, out);
     let (json, junit, sarif) = (

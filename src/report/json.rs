@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::{pieces, sorted_resources};
+use super::{pieces, sorted_resources, Passing};
 use crate::outcome::{
     BaselineSummary, ControlSection, ControlStatus, ControlsView, GroupOutcome, Location,
     ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome, SpecOutcome, Status, WaiverSummary,
@@ -18,11 +18,11 @@ use crate::outcome::{
 const REPORT_VERSION: u32 = 1;
 
 /// Renders `outcome` as the JSON report.
-pub fn render(outcome: &RunOutcome) -> String {
+pub fn render(outcome: &RunOutcome, passing: Passing) -> String {
     let mut out = Vec::new();
     // Writing to a vector fails only as serialization can, which these types never do;
     // should it, still hand over a valid document saying so.
-    if let Err(err) = write(outcome, &mut out) {
+    if let Err(err) = write(outcome, passing, &mut out) {
         return error_document(&err.to_string());
     }
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -42,14 +42,25 @@ const RESOURCE_DEPTH: usize = 6;
 
 /// Writes the JSON report to `out` as it is serialized: a big account's report (hundreds of
 /// megabytes) is never held in memory whole. The rules' resources are rendered on every
-/// core, piece by piece, and written in order (`pieces`).
-pub fn write(outcome: &RunOutcome, mut out: impl std::io::Write) -> std::io::Result<()> {
+/// core, piece by piece, and written in order (`pieces`). With [`Passing::Omitted`] the
+/// rules list only the resources that did not pass.
+pub fn write(
+    outcome: &RunOutcome,
+    passing: Passing,
+    mut out: impl std::io::Write,
+) -> std::io::Result<()> {
     let rules: Vec<Vec<&ResourceOutcome>> = outcome
         .rules()
-        .map(|(_, _, rule)| sorted_resources(rule))
+        .map(|(_, _, rule)| {
+            let mut resources = sorted_resources(rule);
+            if passing == Passing::Omitted {
+                resources.retain(|r| r.status != Status::Pass);
+            }
+            resources
+        })
         .collect();
     let slots = pieces::Slots::new(rules.len()).map_err(std::io::Error::other)?;
-    let report = Report::from_outcome(outcome, &slots);
+    let report = Report::from_outcome(outcome, passing, &slots);
     let lens: Vec<usize> = rules.iter().map(Vec::len).collect();
     let item = |rule: usize, index: usize, buffer: &mut Vec<u8>| match rules
         .get(rule)
@@ -172,6 +183,9 @@ struct Rule<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     remediation: Option<&'a str>,
     location: &'a Location,
+    /// With `--report-passing none`: how many passing resources `resources` leaves out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    passing_omitted: Option<usize>,
     /// Where the rule's resources go (`pieces`); `null` only if the slots were miscounted.
     resources: Option<&'a RawValue>,
 }
@@ -185,7 +199,7 @@ struct Source<'a> {
 }
 
 impl<'a> Report<'a> {
-    fn from_outcome(outcome: &'a RunOutcome, slots: &'a pieces::Slots) -> Self {
+    fn from_outcome(outcome: &'a RunOutcome, passing: Passing, slots: &'a pieces::Slots) -> Self {
         let mut rule_index = 0..;
         let names: Vec<&str> = outcome.specs.iter().map(|s| s.name.as_str()).collect();
         Report {
@@ -208,7 +222,7 @@ impl<'a> Report<'a> {
                 .specs
                 .iter()
                 .flat_map(|spec| spec.groups.iter().map(move |g| (spec, g)))
-                .map(|(spec, group)| Group::new(spec, group, slots, &mut rule_index))
+                .map(|(spec, group)| Group::new(spec, group, passing, slots, &mut rule_index))
                 .collect(),
             controls: outcome.audit.controls.as_ref().map(Controls::new),
         }
@@ -265,6 +279,7 @@ impl<'a> Group<'a> {
     fn new(
         spec: &'a SpecOutcome,
         group: &'a GroupOutcome,
+        passing: Passing,
         slots: &'a pieces::Slots,
         next_rule: &mut std::ops::RangeFrom<usize>,
     ) -> Self {
@@ -275,14 +290,17 @@ impl<'a> Group<'a> {
             rules: group
                 .rules
                 .iter()
-                .map(|rule| Rule::new(rule, next_rule.next().and_then(|k| slots.slot(k))))
+                .map(|rule| {
+                    let slot = next_rule.next().and_then(|k| slots.slot(k));
+                    Rule::new(rule, passing, slot)
+                })
                 .collect(),
         }
     }
 }
 
 impl<'a> Rule<'a> {
-    fn new(rule: &'a RuleOutcome, resources: Option<&'a RawValue>) -> Self {
+    fn new(rule: &'a RuleOutcome, passing: Passing, resources: Option<&'a RawValue>) -> Self {
         Rule {
             name: &rule.name,
             on: &rule.on,
@@ -296,6 +314,11 @@ impl<'a> Rule<'a> {
             references: &rule.references,
             remediation: rule.remediation.as_deref(),
             location: &rule.location,
+            passing_omitted: (passing == Passing::Omitted).then(|| {
+                (rule.resources.iter())
+                    .filter(|r| r.status == Status::Pass)
+                    .count()
+            }),
             resources,
         }
     }

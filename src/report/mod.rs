@@ -40,13 +40,28 @@ impl Format {
 pub struct RenderOptions {
     /// ANSI colours (console only): on a terminal and without `NO_COLOR`.
     pub color: bool,
+    /// Whether the JSON report lists passing resources (`--report-passing`).
+    pub passing: Passing,
+}
+
+/// Whether the JSON report lists the resources that pass (`--report-passing all|none`).
+/// The other reports do not change: SARIF and the console list only what did not pass
+/// anyway, and JUnit keeps a testcase per resource, which CI servers count.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Passing {
+    /// Every resource in scope, as `shared/design/report.md` shows (the default).
+    #[default]
+    Listed,
+    /// Only the resources that did not pass; each rule says how many it left out
+    /// (`passing_omitted`), and the summary still counts every resource.
+    Omitted,
 }
 
 /// Renders `outcome` in `format`.
 pub fn render(format: Format, outcome: &RunOutcome, options: &RenderOptions) -> String {
     match format {
         Format::Console => console::render(outcome, options),
-        Format::Json => json::render(outcome),
+        Format::Json => json::render(outcome, options.passing),
         Format::Junit => junit::render(outcome),
         Format::Sarif => sarif::render(outcome),
     }
@@ -61,7 +76,7 @@ pub fn write(
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     match format {
-        Format::Json => json::write(outcome, out),
+        Format::Json => json::write(outcome, options.passing, out),
         Format::Junit => junit::write(outcome, out),
         Format::Sarif => sarif::write(outcome, out),
         Format::Console => console::write(outcome, options, out),

@@ -315,3 +315,114 @@ fn diff_of_something_that_is_not_a_report_exits_2() {
         "{stderr}"
     );
 }
+
+/// `--report-passing none`: the JSON report lists only what did not pass, each rule counts
+/// what it left out, the summary is the full report's; the other formats do not change.
+#[test]
+fn report_passing_none_leaves_passing_resources_out_of_the_json_report() {
+    let d = Drifted::new();
+    let (status, full, stderr) = d.run(&["before.json", "--format", "json"]);
+    assert_eq!(status, 1, "{stderr}");
+    let (status, compact, stderr) = d.run(&[
+        "before.json",
+        "--format",
+        "json",
+        "--report-passing",
+        "none",
+    ]);
+    assert_eq!(status, 1, "{stderr}");
+    let full: Value = serde_json::from_str(&full).unwrap();
+    let compact: Value = serde_json::from_str(&compact).unwrap();
+    assert_eq!(compact["summary"], full["summary"]);
+    let rules = |report: &Value| -> Vec<Value> {
+        (report["groups"].as_array().unwrap().iter())
+            .flat_map(|g| g["rules"].as_array().unwrap().clone())
+            .collect()
+    };
+    let (full_rules, compact_rules) = (rules(&full), rules(&compact));
+    assert_eq!(compact_rules.len(), 2);
+    for (f, c) in full_rules.iter().zip(&compact_rules) {
+        let listed = f["resources"].as_array().unwrap();
+        let kept: Vec<&Value> = listed.iter().filter(|r| r["status"] != "pass").collect();
+        let passing = listed.len() - kept.len();
+        assert!(
+            passing > 0,
+            "the fixture has passing resources in {}",
+            f["name"]
+        );
+        assert_eq!(c["passing_omitted"], passing, "{c}");
+        assert_eq!(
+            c["resources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .collect::<Vec<_>>(),
+            kept
+        );
+        assert_eq!(f.get("passing_omitted"), None, "only with the option");
+        let mut rest = c.clone();
+        let rest = rest.as_object_mut().unwrap();
+        rest.remove("passing_omitted");
+        rest.insert("resources".into(), f["resources"].clone());
+        assert_eq!(
+            &Value::Object(rest.clone()),
+            f,
+            "the rest of the rule is unchanged"
+        );
+    }
+    // JUnit's `time` attributes differ from run to run.
+    let times = regex::Regex::new(r#" time="[0-9.]+""#).unwrap();
+    let strip_times = |s: &str| times.replace_all(s, "").into_owned();
+    for format in ["console", "junit", "sarif"] {
+        let (_, listed, _) = d.run(&["before.json", "--format", format]);
+        let (_, omitted, _) = d.run(&[
+            "before.json",
+            "--format",
+            format,
+            "--report-passing",
+            "none",
+        ]);
+        assert_eq!(strip_times(&omitted), strip_times(&listed), "{format}");
+    }
+}
+
+/// A report without its passing resources is still a baseline: the same drift as against
+/// the full report (passing and gone are both "fixed").
+#[test]
+fn a_report_without_passing_resources_serves_as_a_baseline() {
+    let d = Drifted::new();
+    let (status, _, stderr) = d.run(&[
+        "before.json",
+        "--report-passing",
+        "none",
+        "--format",
+        "json=compact.json",
+    ]);
+    assert_eq!(status, 1, "{stderr}");
+    let drift = |baseline: &str| {
+        let (_, stdout, stderr) =
+            d.run(&["after.json", "--baseline", baseline, "--format", "json"]);
+        assert_eq!(stderr, "");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        let mut baseline = report["baseline"].clone();
+        baseline["file"] = json!("-");
+        baseline
+    };
+    assert_eq!(drift("compact.json"), drift("old.json"));
+    let (status, stdout, stderr) = cloudspec(d.path(), &["diff", "old.json", "compact.json"]);
+    assert_eq!((status, stderr.as_str()), (0, ""), "{stdout}");
+}
+
+#[test]
+fn report_passing_takes_all_or_none() {
+    let d = Drifted::new();
+    let (status, _, stderr) = d.run(&["after.json", "--report-passing", "some"]);
+    assert_eq!(status, 2);
+    assert!(
+        stderr.starts_with(
+            "error: invalid value 'some' for '--report-passing <WHICH>'\n  \
+             [possible values: all, none]\n"
+        ),
+        "{stderr}"
+    );
+}

@@ -87,6 +87,44 @@ fn a_run_writes_timestamped_files_and_latest_copies() {
     assert_eq!(inventory["resources"].as_array().unwrap().len(), 6);
 }
 
+/// `--report-passing none` applies to the directory's JSON report too; the inventory and
+/// the other reports are whole.
+#[test]
+fn report_passing_none_applies_to_the_directory_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (status, _, stderr) = run(
+        tmp.path(),
+        "2026-11-23T07:15:00Z",
+        &["-q", "--report-passing", "none"],
+        &[],
+    );
+    assert_eq!(status, 1, "{stderr}");
+    let report: Value = serde_json::from_str(&read(tmp.path(), "latest.report.json")).unwrap();
+    let rules: Vec<&Value> = (report["groups"].as_array().unwrap().iter())
+        .flat_map(|g| g["rules"].as_array().unwrap())
+        .collect();
+    let listed: Vec<(&str, &str)> = (rules.iter())
+        .flat_map(|r| r["resources"].as_array().unwrap())
+        .map(|r| (r["id"].as_str().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("scratch-1", "fail"),
+            ("scratch-2", "fail"),
+            ("i-002", "fail"),
+            ("i-003", "fail")
+        ]
+    );
+    let omitted: Vec<&Value> = rules.iter().map(|r| &r["passing_omitted"]).collect();
+    assert_eq!(omitted, [1, 1]);
+    let inventory: Value =
+        serde_json::from_str(&read(tmp.path(), "latest.inventory.json")).unwrap();
+    assert_eq!(inventory["resources"].as_array().unwrap().len(), 6);
+    let junit = read(tmp.path(), "latest.junit.xml");
+    assert_eq!(junit.matches("<testcase ").count(), 6, "{junit}");
+}
+
 #[test]
 fn a_second_run_in_the_same_second_does_not_overwrite_the_first() {
     let tmp = tempfile::tempdir().unwrap();

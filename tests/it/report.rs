@@ -9,7 +9,7 @@ use cloudspec::outcome::{
     Failure, GroupOutcome, Location, ResourceOutcome, ResourceSource, RuleOutcome, RunOutcome,
     SpecOutcome, Status, UnknownPath,
 };
-use cloudspec::report::{render, Format, RenderOptions};
+use cloudspec::report::{render, Format, Passing, RenderOptions};
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------------------------------
@@ -316,7 +316,7 @@ fn cases() -> Vec<(&'static str, RunOutcome)> {
 }
 
 fn plain() -> RenderOptions {
-    RenderOptions { color: false }
+    RenderOptions::default()
 }
 
 // ---------------------------------------------------------------------------------------
@@ -332,12 +332,43 @@ fn snapshots_of_every_format() {
     }
 }
 
+/// `--report-passing none`: the JSON report of every status without its passing
+/// resources (each rule counts them in `passing_omitted`); the written report is the
+/// rendered one, and the other formats are the full run's.
+#[test]
+fn snapshot_of_the_json_report_without_passing_resources() {
+    let omitted = RenderOptions {
+        passing: Passing::Omitted,
+        ..RenderOptions::default()
+    };
+    for (name, outcome) in cases() {
+        let text = render(Format::Json, &outcome, &omitted);
+        if name == "every_status" {
+            insta::assert_snapshot!("every_status_json_passing_omitted", text);
+        }
+        let mut written = Vec::new();
+        cloudspec::report::write(Format::Json, &outcome, &omitted, &mut written).unwrap();
+        assert_eq!(String::from_utf8(written).unwrap(), text, "{name}");
+        for format in [Format::Console, Format::Junit, Format::Sarif] {
+            assert_eq!(
+                render(format, &outcome, &omitted),
+                render(format, &outcome, &plain()),
+                "{name} {}",
+                format.name()
+            );
+        }
+    }
+}
+
 #[test]
 fn console_with_colour_colours_status_words() {
     let text = render(
         Format::Console,
         &every_status(),
-        &RenderOptions { color: true },
+        &RenderOptions {
+            color: true,
+            ..RenderOptions::default()
+        },
     );
     assert!(text.contains("\u{1b}["), "expected ANSI codes:\n{text}");
     insta::assert_snapshot!("every_status_console_color", text);
