@@ -76,9 +76,7 @@ impl Snapshot {
         for (_, group, rule) in outcome.rules() {
             let entry = snapshot.rule(&group.name, &rule.name, rule.status);
             for r in &rule.resources {
-                entry
-                    .resources
-                    .insert((r.type_name.to_string(), r.id.to_string()), r.status);
+                entry.put((r.type_name.to_string(), r.id.to_string()), r.status);
             }
         }
         snapshot
@@ -140,7 +138,7 @@ impl Snapshot {
                             at(format!(".resources[{k}]"))
                         )));
                     }
-                    entry.resources.insert(key, status);
+                    entry.put(key, status);
                 }
             }
         }
@@ -191,6 +189,28 @@ impl Snapshot {
         match rule.resources.get(&(key.type_name.clone(), key.id.clone())) {
             Some(status) => *status == Status::Pass,
             None => rule.status != Status::Error,
+        }
+    }
+}
+
+impl RuleSnapshot {
+    /// Records a resource's status. With several specs, rules of the same group and name
+    /// share an entry, and a resource in more than one keeps the worse status (a failure
+    /// over anything, anything over a pass): the verdict does not depend on the order of
+    /// the specs, nor on whether the report listed its passing resources
+    /// (`--report-passing none`).
+    fn put(&mut self, key: (String, String), status: Status) {
+        let rank = |s: Status| match s {
+            Status::Pass => 0,
+            Status::Skip => 1,
+            Status::Unknown => 2,
+            Status::Error => 3,
+            Status::Waived => 4,
+            Status::Fail => 5,
+        };
+        let slot = self.resources.entry(key).or_insert(status);
+        if rank(status) > rank(*slot) {
+            *slot = status;
         }
     }
 }
@@ -375,5 +395,37 @@ mod tests {
             .unwrap_err()
             .0
             .starts_with("is not a cloudspec JSON report: expected value at line 1 column 1"));
+    }
+
+    /// Two specs with the same group and rule judge one resource: the failure stands
+    /// whichever spec comes last, and whether or not the passing verdict was listed.
+    #[test]
+    fn a_resource_in_rules_that_share_an_entry_keeps_its_worse_status() {
+        let report = |statuses: &[&str]| {
+            let rules: Vec<String> = (statuses.iter())
+                .map(|s| {
+                    let resources = match *s {
+                        "" => String::new(),
+                        s => format!(r#"{{"type": "t", "id": "r-1", "status": "{s}"}}"#),
+                    };
+                    format!(r#"{{"name": "R", "status": "fail", "resources": [{resources}]}}"#)
+                })
+                .collect();
+            let groups: Vec<String> = (rules.iter())
+                .map(|r| format!(r#"{{"name": "G", "rules": [{r}]}}"#))
+                .collect();
+            let text = format!(
+                r#"{{"cloudspec_report": 1, "groups": [{}]}}"#,
+                groups.join(", ")
+            );
+            Snapshot::from_report(&text).unwrap()
+        };
+        let failing = report(&["fail", ""]);
+        assert_eq!(report(&["fail", "pass"]), failing);
+        assert_eq!(report(&["pass", "fail"]), failing);
+        assert_eq!(report(&["", "fail"]), failing);
+        assert_eq!(report(&["waived", "fail"]), failing);
+        assert_ne!(report(&["pass", "waived"]), failing);
+        assert_eq!(report(&["unknown", "pass"]), report(&["unknown", ""]));
     }
 }

@@ -53,7 +53,7 @@ pub fn write(
         .rules()
         .map(|(_, _, rule)| {
             let mut resources = sorted_resources(rule);
-            if passing == Passing::Omitted {
+            if omits_passing(passing, rule) {
                 resources.retain(|r| r.status != Status::Pass);
             }
             resources
@@ -84,6 +84,13 @@ pub fn write(
         return Err(err.into());
     }
     out.write_all(b"\n")
+}
+
+/// Whether `rule`'s passing resources are left out of the report. A rule in `error` keeps
+/// them: its missing resources are ones it could not load, so a reader (`cloudspec diff`)
+/// tells a failure fixed under such a rule only by seeing it pass.
+fn omits_passing(passing: Passing, rule: &RuleOutcome) -> bool {
+    passing == Passing::Omitted && rule.status != Status::Error
 }
 
 /// The top-level object.
@@ -315,8 +322,9 @@ impl<'a> Rule<'a> {
             remediation: rule.remediation.as_deref(),
             location: &rule.location,
             passing_omitted: (passing == Passing::Omitted).then(|| {
+                let omits = omits_passing(passing, rule);
                 (rule.resources.iter())
-                    .filter(|r| r.status == Status::Pass)
+                    .filter(|r| omits && r.status == Status::Pass)
                     .count()
             }),
             resources,

@@ -52,8 +52,9 @@ pub enum Passing {
     /// Every resource in scope, as `shared/design/report.md` shows (the default).
     #[default]
     Listed,
-    /// Only the resources that did not pass; each rule says how many it left out
-    /// (`passing_omitted`), and the summary still counts every resource.
+    /// Only the resources that did not pass (a rule in `error` keeps them all); each rule
+    /// says how many it left out (`passing_omitted`), and the summary still counts every
+    /// resource.
     Omitted,
 }
 

@@ -409,8 +409,63 @@ fn a_report_without_passing_resources_serves_as_a_baseline() {
         baseline
     };
     assert_eq!(drift("compact.json"), drift("old.json"));
-    let (status, stdout, stderr) = cloudspec(d.path(), &["diff", "old.json", "compact.json"]);
-    assert_eq!((status, stderr.as_str()), (0, ""), "{stdout}");
+
+    // `cloudspec diff` reads the same drift from either kind of report on either side, also
+    // when a rule is `error` with a fixed failure under it: the buckets' collection failed,
+    // scratch-2 now passes, and a rule in `error` keeps its passing resources.
+    let text = std::fs::read_to_string(d.path().join("after.json")).unwrap();
+    let mut inventory: Value = serde_json::from_str(&text).unwrap();
+    inventory["errors"] = json!([
+        {"type": "aws:s3:bucket", "region": "eu-west-1", "message": "AccessDenied"}
+    ]);
+    std::fs::write(d.path().join("after-error.json"), inventory.to_string()).unwrap();
+    let diff = |old: &str, new: &str| {
+        let (status, stdout, stderr) = cloudspec(d.path(), &["diff", old, new, "--format", "json"]);
+        assert_eq!(stderr, "");
+        let mut doc: Value = serde_json::from_str(&stdout).unwrap();
+        doc["old"] = json!("-");
+        doc["new"] = json!("-");
+        (status, doc)
+    };
+    for inventory in ["after.json", "after-error.json"] {
+        for (name, passing) in [("full.json", "all"), ("compact-new.json", "none")] {
+            let target = format!("json={name}");
+            let args = [inventory, "--report-passing", passing, "--format", &target];
+            let (status, _, stderr) = d.run(&args);
+            assert!(status == 1 || status == 3, "{stderr}");
+        }
+        let expected = diff("old.json", "full.json");
+        assert_eq!(expected.0, 1, "i-001 is new");
+        let fixed: Vec<&Value> = (expected.1["rules"].as_array().unwrap().iter())
+            .flat_map(|r| r["fixed"].as_array().unwrap())
+            .map(|r| &r["id"])
+            .collect();
+        assert!(
+            fixed.contains(&&json!("scratch-2")),
+            "{inventory}: {fixed:?}"
+        );
+        for (old, new) in [
+            ("old.json", "compact-new.json"),
+            ("compact.json", "full.json"),
+            ("compact.json", "compact-new.json"),
+        ] {
+            assert_eq!(diff(old, new), expected, "{inventory}: diff {old} {new}");
+        }
+    }
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.path().join("compact-new.json")).unwrap())
+            .unwrap();
+    let buckets = &report["groups"][0]["rules"][0];
+    assert_eq!(
+        (&buckets["status"], &buckets["passing_omitted"]),
+        (&json!("error"), &json!(0)),
+        "{buckets}"
+    );
+    assert!(buckets["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["status"] == "pass"));
 }
 
 #[test]
