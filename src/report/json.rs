@@ -49,18 +49,21 @@ pub fn write(
     passing: Passing,
     mut out: impl std::io::Write,
 ) -> std::io::Result<()> {
-    let rules: Vec<Vec<&ResourceOutcome>> = outcome
+    // Each rule's resources as listed, and with `Passing::Omitted` how many it left out.
+    let (rules, omitted): (Vec<Vec<&ResourceOutcome>>, Vec<Option<usize>>) = outcome
         .rules()
         .map(|(_, _, rule)| {
             let mut resources = sorted_resources(rule);
+            let all = resources.len();
             if omits_passing(passing, rule) {
                 resources.retain(|r| r.status != Status::Pass);
             }
-            resources
+            let omitted = (passing == Passing::Omitted).then(|| all - resources.len());
+            (resources, omitted)
         })
-        .collect();
+        .unzip();
     let slots = pieces::Slots::new(rules.len()).map_err(std::io::Error::other)?;
-    let report = Report::from_outcome(outcome, passing, &slots);
+    let report = Report::from_outcome(outcome, &omitted, &slots);
     let lens: Vec<usize> = rules.iter().map(Vec::len).collect();
     let item = |rule: usize, index: usize, buffer: &mut Vec<u8>| match rules
         .get(rule)
@@ -206,7 +209,12 @@ struct Source<'a> {
 }
 
 impl<'a> Report<'a> {
-    fn from_outcome(outcome: &'a RunOutcome, passing: Passing, slots: &'a pieces::Slots) -> Self {
+    /// `omitted` holds, in report order, how many passing resources each rule leaves out.
+    fn from_outcome(
+        outcome: &'a RunOutcome,
+        omitted: &[Option<usize>],
+        slots: &'a pieces::Slots,
+    ) -> Self {
         let mut rule_index = 0..;
         let names: Vec<&str> = outcome.specs.iter().map(|s| s.name.as_str()).collect();
         Report {
@@ -229,7 +237,7 @@ impl<'a> Report<'a> {
                 .specs
                 .iter()
                 .flat_map(|spec| spec.groups.iter().map(move |g| (spec, g)))
-                .map(|(spec, group)| Group::new(spec, group, passing, slots, &mut rule_index))
+                .map(|(spec, group)| Group::new(spec, group, omitted, slots, &mut rule_index))
                 .collect(),
             controls: outcome.audit.controls.as_ref().map(Controls::new),
         }
@@ -282,11 +290,12 @@ impl Summary {
 }
 
 impl<'a> Group<'a> {
-    /// `next_rule` numbers the run's rules in report order: the slot of each one's resources.
+    /// `next_rule` numbers the run's rules in report order: the slot of each one's resources
+    /// and its entry in `omitted`.
     fn new(
         spec: &'a SpecOutcome,
         group: &'a GroupOutcome,
-        passing: Passing,
+        omitted: &[Option<usize>],
         slots: &'a pieces::Slots,
         next_rule: &mut std::ops::RangeFrom<usize>,
     ) -> Self {
@@ -298,8 +307,9 @@ impl<'a> Group<'a> {
                 .rules
                 .iter()
                 .map(|rule| {
-                    let slot = next_rule.next().and_then(|k| slots.slot(k));
-                    Rule::new(rule, passing, slot)
+                    let k = next_rule.next();
+                    let omitted = k.and_then(|k| omitted.get(k).copied().flatten());
+                    Rule::new(rule, omitted, k.and_then(|k| slots.slot(k)))
                 })
                 .collect(),
         }
@@ -307,7 +317,11 @@ impl<'a> Group<'a> {
 }
 
 impl<'a> Rule<'a> {
-    fn new(rule: &'a RuleOutcome, passing: Passing, resources: Option<&'a RawValue>) -> Self {
+    fn new(
+        rule: &'a RuleOutcome,
+        passing_omitted: Option<usize>,
+        resources: Option<&'a RawValue>,
+    ) -> Self {
         Rule {
             name: &rule.name,
             on: &rule.on,
@@ -321,12 +335,7 @@ impl<'a> Rule<'a> {
             references: &rule.references,
             remediation: rule.remediation.as_deref(),
             location: &rule.location,
-            passing_omitted: (passing == Passing::Omitted).then(|| {
-                let omits = omits_passing(passing, rule);
-                (rule.resources.iter())
-                    .filter(|r| omits && r.status == Status::Pass)
-                    .count()
-            }),
+            passing_omitted,
             resources,
         }
     }
